@@ -1,0 +1,305 @@
+/*
+ * blake3-fast: AVX2 kernels (compiled with -mavx2).
+ *
+ *   compress_in_place / compress_xof  one block, row-wise in xmm registers, as in the SSE4.1
+ *                                     file (a copy: this file is built with other flags)
+ *   hash_many                         eight inputs at a time, one per 32-bit lane of a ymm
+ *
+ * Rotations by 16 and 8 are one vpshufb each; by 12 and 7, two shifts and an OR.
+ */
+#include <immintrin.h>
+
+#include "blake3_impl.h"
+
+#define INLINE static inline __attribute__((always_inline))
+
+static const uint32_t IV32[8] = {0x6A09E667u, 0xBB67AE85u, 0x3C6EF372u, 0xA54FF53Au,
+                                 0x510E527Fu, 0x9B05688Cu, 0x1F83D9ABu, 0x5BE0CD19u};
+
+/* Message word used at position i of round r. */
+static const uint8_t SCHEDULE[7][16] = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8},
+    {3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1},
+    {10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6},
+    {12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4},
+    {9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7},
+    {11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13},
+};
+
+/* ---- vector helpers ------------------------------------------------------------------- */
+
+INLINE __m128i ld(const void *p) { return _mm_loadu_si128((const __m128i *)p); }
+INLINE void st(void *p, __m128i v) { _mm_storeu_si128((__m128i *)p, v); }
+INLINE __m128i add(__m128i a, __m128i b) { return _mm_add_epi32(a, b); }
+INLINE __m128i xor(__m128i a, __m128i b) { return _mm_xor_si128(a, b); }
+INLINE __m128i set1(uint32_t x) { return _mm_set1_epi32((int)x); }
+
+INLINE __m128i rot16(__m128i x) {
+  return _mm_shuffle_epi8(x, _mm_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13));
+}
+INLINE __m128i rot12(__m128i x) { return _mm_or_si128(_mm_srli_epi32(x, 12), _mm_slli_epi32(x, 20)); }
+INLINE __m128i rot8(__m128i x) {
+  return _mm_shuffle_epi8(x, _mm_setr_epi8(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12));
+}
+INLINE __m128i rot7(__m128i x) { return _mm_or_si128(_mm_srli_epi32(x, 7), _mm_slli_epi32(x, 25)); }
+
+/* Lane k of the result is lane ik of the source (pshufd), or for SHUFPS lanes 0-1 come
+ * from a and lanes 2-3 from b. */
+#define PSHUFD(x, i0, i1, i2, i3) _mm_shuffle_epi32((x), _MM_SHUFFLE(i3, i2, i1, i0))
+#define SHUFPS(a, b, i0, i1, i2, i3)                                                         \
+  _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b),                 \
+                                  _MM_SHUFFLE(i3, i2, i1, i0)))
+
+/* ---- row-wise compression ------------------------------------------------------------- */
+
+/* Rows r0..r3 hold state words 0-3, 4-7, 8-11, 12-15. The column step uses the message words
+ * a = (w0 w2 w4 w6), b = (w1 w3 w5 w7). For the diagonal step rows 0, 2 and 3 are rotated
+ * (row 1 stays, it is the last one a G finishes), so lane j holds diagonal j-1; the diagonal
+ * words are therefore kept rotated too: c = (w14 w8 w10 w12), d = (w15 w9 w11 w13). */
+INLINE void g_rows(__m128i *a, __m128i *b, __m128i *c, __m128i *d, __m128i mx, __m128i my) {
+  *a = add(add(*a, mx), *b);
+  *d = rot16(xor(*d, *a));
+  *c = add(*c, *d);
+  *b = rot12(xor(*b, *c));
+  *a = add(add(*a, my), *b);
+  *d = rot8(xor(*d, *a));
+  *c = add(*c, *d);
+  *b = rot7(xor(*b, *c));
+}
+
+INLINE void round_rows(__m128i r[4], __m128i a, __m128i b, __m128i c, __m128i d) {
+  g_rows(&r[0], &r[1], &r[2], &r[3], a, b);
+  r[0] = PSHUFD(r[0], 3, 0, 1, 2);
+  r[2] = PSHUFD(r[2], 1, 2, 3, 0);
+  r[3] = PSHUFD(r[3], 2, 3, 0, 1);
+  g_rows(&r[0], &r[1], &r[2], &r[3], c, d);
+  r[0] = PSHUFD(r[0], 1, 2, 3, 0);
+  r[2] = PSHUFD(r[2], 3, 0, 1, 2);
+  r[3] = PSHUFD(r[3], 2, 3, 0, 1);
+}
+
+/* Next round's (a, b, c, d) from this round's, by the BLAKE3 message permutation. */
+INLINE void permute_msg(__m128i *pa, __m128i *pb, __m128i *pc, __m128i *pd) {
+  __m128i a = *pa, b = *pb, c = *pc, d = *pd;
+  *pa = PSHUFD(SHUFPS(a, b, 1, 2, 1, 3), 0, 2, 3, 1);                          /* w2 w3 w7 w4 */
+  *pb = SHUFPS(SHUFPS(a, c, 3, 3, 2, 2), SHUFPS(a, d, 0, 0, 3, 3), 0, 2, 0, 2); /* w6 w10 w0 w13 */
+  *pc = SHUFPS(SHUFPS(d, b, 0, 0, 0, 0), SHUFPS(c, d, 3, 3, 1, 1), 0, 2, 0, 2); /* w15 w1 w12 w9 */
+  *pd = SHUFPS(SHUFPS(c, d, 1, 1, 2, 2), SHUFPS(b, c, 2, 2, 0, 0), 0, 2, 0, 2); /* w8 w11 w5 w14 */
+}
+
+INLINE void compress_rows(__m128i r[4], const uint32_t cv[8], const uint8_t block[64],
+                          uint8_t block_len, uint64_t counter, uint8_t flags) {
+  r[0] = ld(cv);
+  r[1] = ld(cv + 4);
+  r[2] = ld(IV32);
+  r[3] = _mm_set_epi32((int)flags, (int)block_len, (int)blake3_counter_high(counter),
+                       (int)blake3_counter_low(counter));
+  __m128i w0 = ld(block), w1 = ld(block + 16), w2 = ld(block + 32), w3 = ld(block + 48);
+  __m128i a = SHUFPS(w0, w1, 0, 2, 0, 2);
+  __m128i b = SHUFPS(w0, w1, 1, 3, 1, 3);
+  __m128i c = PSHUFD(SHUFPS(w2, w3, 0, 2, 0, 2), 3, 0, 1, 2);
+  __m128i d = PSHUFD(SHUFPS(w2, w3, 1, 3, 1, 3), 3, 0, 1, 2);
+  for (int i = 0; i < 6; i++) {
+    round_rows(r, a, b, c, d);
+    permute_msg(&a, &b, &c, &d);
+  }
+  round_rows(r, a, b, c, d);
+}
+
+void blake3_compress_in_place_avx2(uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
+                                   uint8_t block_len, uint64_t counter, uint8_t flags) {
+  __m128i r[4];
+  compress_rows(r, cv, block, block_len, counter, flags);
+  st(cv, xor(r[0], r[2]));
+  st(cv + 4, xor(r[1], r[3]));
+}
+
+void blake3_compress_xof_avx2(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
+                              uint8_t block_len, uint64_t counter, uint8_t flags,
+                              uint8_t out[64]) {
+  __m128i r[4];
+  compress_rows(r, cv, block, block_len, counter, flags);
+  st(out, xor(r[0], r[2]));
+  st(out + 16, xor(r[1], r[3]));
+  st(out + 32, xor(r[2], ld(cv)));
+  st(out + 48, xor(r[3], ld(cv + 4)));
+}
+
+/* ---- eight inputs across the lanes ---------------------------------------------------- */
+
+INLINE __m256i ld8(const void *p) { return _mm256_loadu_si256((const __m256i *)p); }
+INLINE void st8(void *p, __m256i v) { _mm256_storeu_si256((__m256i *)p, v); }
+INLINE __m256i add8(__m256i a, __m256i b) { return _mm256_add_epi32(a, b); }
+INLINE __m256i xor8(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
+INLINE __m256i set1_8(uint32_t x) { return _mm256_set1_epi32((int)x); }
+
+INLINE __m256i rot16_8(__m256i x) {
+  return _mm256_shuffle_epi8(x, _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15,
+                                                 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9,
+                                                 14, 15, 12, 13));
+}
+INLINE __m256i rot12_8(__m256i x) {
+  return _mm256_or_si256(_mm256_srli_epi32(x, 12), _mm256_slli_epi32(x, 20));
+}
+INLINE __m256i rot8_8(__m256i x) {
+  return _mm256_shuffle_epi8(x, _mm256_setr_epi8(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14,
+                                                 15, 12, 1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8,
+                                                 13, 14, 15, 12));
+}
+INLINE __m256i rot7_8(__m256i x) {
+  return _mm256_or_si256(_mm256_srli_epi32(x, 7), _mm256_slli_epi32(x, 25));
+}
+
+/* A 4x4 transpose inside each 128-bit half: rows x0..x3 (four consecutive words of one input
+ * per half) become x_k = word k of those inputs. */
+INLINE void transpose4x2(__m256i *x0, __m256i *x1, __m256i *x2, __m256i *x3) {
+  __m256i t0 = _mm256_unpacklo_epi32(*x0, *x1), t1 = _mm256_unpackhi_epi32(*x0, *x1);
+  __m256i t2 = _mm256_unpacklo_epi32(*x2, *x3), t3 = _mm256_unpackhi_epi32(*x2, *x3);
+  *x0 = _mm256_unpacklo_epi64(t0, t2);
+  *x1 = _mm256_unpackhi_epi64(t0, t2);
+  *x2 = _mm256_unpacklo_epi64(t1, t3);
+  *x3 = _mm256_unpackhi_epi64(t1, t3);
+}
+
+/* 16 bytes from lo in the low half, 16 bytes from hi in the high half. */
+INLINE __m256i ld_halves(const uint8_t *lo, const uint8_t *hi) {
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(ld(lo)), ld(hi), 1);
+}
+
+/* Four G functions side by side on the state vectors v[], message vectors m[]. */
+#define G4(a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, x0, x1, x2, x3, y0, \
+           y1, y2, y3)                                                                       \
+  do {                                                                                       \
+    v[a0] = add8(add8(v[a0], m[x0]), v[b0]);                                                 \
+    v[a1] = add8(add8(v[a1], m[x1]), v[b1]);                                                 \
+    v[a2] = add8(add8(v[a2], m[x2]), v[b2]);                                                 \
+    v[a3] = add8(add8(v[a3], m[x3]), v[b3]);                                                 \
+    v[d0] = rot16_8(xor8(v[d0], v[a0]));                                                     \
+    v[d1] = rot16_8(xor8(v[d1], v[a1]));                                                     \
+    v[d2] = rot16_8(xor8(v[d2], v[a2]));                                                     \
+    v[d3] = rot16_8(xor8(v[d3], v[a3]));                                                     \
+    v[c0] = add8(v[c0], v[d0]);                                                              \
+    v[c1] = add8(v[c1], v[d1]);                                                              \
+    v[c2] = add8(v[c2], v[d2]);                                                              \
+    v[c3] = add8(v[c3], v[d3]);                                                              \
+    v[b0] = rot12_8(xor8(v[b0], v[c0]));                                                     \
+    v[b1] = rot12_8(xor8(v[b1], v[c1]));                                                     \
+    v[b2] = rot12_8(xor8(v[b2], v[c2]));                                                     \
+    v[b3] = rot12_8(xor8(v[b3], v[c3]));                                                     \
+    v[a0] = add8(add8(v[a0], m[y0]), v[b0]);                                                 \
+    v[a1] = add8(add8(v[a1], m[y1]), v[b1]);                                                 \
+    v[a2] = add8(add8(v[a2], m[y2]), v[b2]);                                                 \
+    v[a3] = add8(add8(v[a3], m[y3]), v[b3]);                                                 \
+    v[d0] = rot8_8(xor8(v[d0], v[a0]));                                                      \
+    v[d1] = rot8_8(xor8(v[d1], v[a1]));                                                      \
+    v[d2] = rot8_8(xor8(v[d2], v[a2]));                                                      \
+    v[d3] = rot8_8(xor8(v[d3], v[a3]));                                                      \
+    v[c0] = add8(v[c0], v[d0]);                                                              \
+    v[c1] = add8(v[c1], v[d1]);                                                              \
+    v[c2] = add8(v[c2], v[d2]);                                                              \
+    v[c3] = add8(v[c3], v[d3]);                                                              \
+    v[b0] = rot7_8(xor8(v[b0], v[c0]));                                                      \
+    v[b1] = rot7_8(xor8(v[b1], v[c1]));                                                      \
+    v[b2] = rot7_8(xor8(v[b2], v[c2]));                                                      \
+    v[b3] = rot7_8(xor8(v[b3], v[c3]));                                                      \
+  } while (0)
+
+#define ROUND(r)                                                                             \
+  do {                                                                                       \
+    const uint8_t *s = SCHEDULE[r];                                                          \
+    G4(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, s[0], s[2], s[4], s[6], s[1],   \
+       s[3], s[5], s[7]);                                                                    \
+    G4(0, 1, 2, 3, 5, 6, 7, 4, 10, 11, 8, 9, 15, 12, 13, 14, s[8], s[10], s[12], s[14], s[9], \
+       s[11], s[13], s[15]);                                                                 \
+  } while (0)
+
+/* Hashes in[0..7] (blocks blocks each) to eight CVs written at out[0..255]. */
+static void hash8(const uint8_t *const in[8], size_t blocks, const uint32_t key[8],
+                  const uint32_t ctr_lo[8], const uint32_t ctr_hi[8], uint8_t flags,
+                  uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
+  __m256i h[8];
+  for (int i = 0; i < 8; i++) h[i] = set1_8(key[i]);
+  const __m256i lo = ld8(ctr_lo), hi = ld8(ctr_hi);
+  for (size_t blk = 0; blk < blocks; blk++) {
+    const size_t off = blk * BLAKE3_BLOCK_LEN;
+    __m256i m[16];
+    for (int g = 0; g < 4; g++) {
+      const size_t o = off + 16 * g;
+      m[4 * g + 0] = ld_halves(in[0] + o, in[4] + o);
+      m[4 * g + 1] = ld_halves(in[1] + o, in[5] + o);
+      m[4 * g + 2] = ld_halves(in[2] + o, in[6] + o);
+      m[4 * g + 3] = ld_halves(in[3] + o, in[7] + o);
+      transpose4x2(&m[4 * g + 0], &m[4 * g + 1], &m[4 * g + 2], &m[4 * g + 3]);
+    }
+    uint32_t f = flags;
+    if (blk == 0) f |= flags_start;
+    if (blk + 1 == blocks) f |= flags_end;
+    __m256i v[16] = {h[0],          h[1],          h[2],          h[3],
+                     h[4],          h[5],          h[6],          h[7],
+                     set1_8(IV32[0]), set1_8(IV32[1]), set1_8(IV32[2]), set1_8(IV32[3]),
+                     lo,            hi,            set1_8(BLAKE3_BLOCK_LEN), set1_8(f)};
+    ROUND(0);
+    ROUND(1);
+    ROUND(2);
+    ROUND(3);
+    ROUND(4);
+    ROUND(5);
+    ROUND(6);
+    for (int i = 0; i < 8; i++) h[i] = xor8(v[i], v[i + 8]);
+  }
+  /* h[k] holds word k of inputs 0..7. After the in-half transposes, h[k] is words 0-3 of
+   * inputs k and k+4, h[4+k] words 4-7 of the same two inputs. */
+  transpose4x2(&h[0], &h[1], &h[2], &h[3]);
+  transpose4x2(&h[4], &h[5], &h[6], &h[7]);
+  for (int k = 0; k < 4; k++) {
+    st8(out + 32 * k, _mm256_permute2x128_si256(h[k], h[4 + k], 0x20));
+    st8(out + 32 * (k + 4), _mm256_permute2x128_si256(h[k], h[4 + k], 0x31));
+  }
+}
+
+static void hash_one(const uint8_t *in, size_t blocks, const uint32_t key[8], uint64_t counter,
+                     uint8_t flags, uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
+  uint32_t cv[8];
+  memcpy(cv, key, sizeof cv);
+  uint8_t f = (uint8_t)(flags | flags_start);
+  for (size_t blk = 0; blk < blocks; blk++) {
+    if (blk + 1 == blocks) f |= flags_end;
+    blake3_compress_in_place_avx2(cv, in + blk * BLAKE3_BLOCK_LEN, BLAKE3_BLOCK_LEN, counter, f);
+    f = flags;
+  }
+  for (int i = 0; i < 8; i++) blake3_store32(out + 4 * i, cv[i]);
+}
+
+void blake3_hash_many_avx2(const uint8_t *const *inputs, size_t num_inputs, size_t blocks,
+                           const uint32_t key[8], uint64_t counter, int increment_counter,
+                           uint8_t flags, uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
+  uint32_t lo[8], hi[8];
+  size_t i = 0;
+  while (i < num_inputs) {
+    const size_t rest = num_inputs - i;
+    if (rest == 1) {
+      hash_one(inputs[i], blocks, key, counter + (increment_counter ? i : 0), flags,
+               flags_start, flags_end, out + 32 * i);
+      return;
+    }
+    /* Two to seven left: one padded group (the spare lanes repeat the last input) costs about
+     * what a narrower group would, and less than hashing them one by one. */
+    const uint8_t *in[8];
+    for (size_t k = 0; k < 8; k++) {
+      in[k] = inputs[i + (k < rest ? k : rest - 1)];
+      const uint64_t c = counter + (increment_counter ? i + k : 0);
+      lo[k] = blake3_counter_low(c);
+      hi[k] = blake3_counter_high(c);
+    }
+    if (rest >= 8) {
+      hash8(in, blocks, key, lo, hi, flags, flags_start, flags_end, out + 32 * i);
+      i += 8;
+    } else {
+      uint8_t tmp[8 * BLAKE3_OUT_LEN];
+      hash8(in, blocks, key, lo, hi, flags, flags_start, flags_end, tmp);
+      memcpy(out + 32 * i, tmp, 32 * rest);
+      return;
+    }
+  }
+}
