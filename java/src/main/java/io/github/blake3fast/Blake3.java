@@ -1,0 +1,172 @@
+package io.github.blake3fast;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Objects;
+
+/**
+ * BLAKE3: hashing, keyed hashing (a MAC), key derivation and extendable output.
+ *
+ * <p>All methods are static and thread-safe. A native SIMD engine runs where the jar carries
+ * one for this platform and it loads and passes its self-test; the pure-Java engine runs
+ * everywhere else. {@link #implementation()} says which. Both give identical results.
+ *
+ * <pre>{@code
+ * byte[] digest = Blake3.hash(data);                       // 32 bytes
+ * String hex = Blake3.toHex(Blake3.hash("hello"));
+ * byte[] mac = Blake3.keyedHash(key32, message);
+ * byte[] k = Blake3.deriveKey("myapp 2026-11-30 session keys", material);
+ * Blake3Hasher h = Blake3.newHasher(); h.update(part1); h.update(part2); byte[] d = h.digest();
+ * }</pre>
+ */
+public final class Blake3 {
+  private Blake3() {}
+
+  /** The default output length in bytes. */
+  public static final int OUT_LEN = Spec.OUT_LEN;
+  /** The key length in bytes for keyed hashing. */
+  public static final int KEY_LEN = Spec.KEY_LEN;
+
+  /** The 32-byte hash of {@code input}. */
+  public static byte[] hash(byte[] input) {
+    return hash(input, OUT_LEN);
+  }
+
+  /** {@code outputLength} bytes of extendable output of {@code input} (any length >= 0). */
+  public static byte[] hash(byte[] input, int outputLength) {
+    Objects.requireNonNull(input, "input");
+    checkOutputLength(outputLength);
+    return oneShot(input, 0, input.length, Spec.iv(), 0, outputLength);
+  }
+
+  /** The 32-byte hash of {@code length} bytes of {@code input} starting at {@code offset}. */
+  public static byte[] hash(byte[] input, int offset, int length) {
+    Checks.range(input, offset, length);
+    return oneShot(input, offset, length, Spec.iv(), 0, OUT_LEN);
+  }
+
+  /** The 32-byte hash of the UTF-8 encoding of {@code utf8}. */
+  public static byte[] hash(String utf8) {
+    Objects.requireNonNull(utf8, "input");
+    return hash(utf8.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The 32-byte keyed hash (MAC) of {@code input} under a 32-byte key. */
+  public static byte[] keyedHash(byte[] key32, byte[] input) {
+    int[] key = Checks.key(key32);
+    Objects.requireNonNull(input, "input");
+    return oneShot(input, 0, input.length, key, Spec.KEYED_HASH, OUT_LEN);
+  }
+
+  /** {@code outputLength} bytes of the keyed hash of {@code input}. */
+  public static byte[] keyedHash(byte[] key32, byte[] input, int outputLength) {
+    int[] key = Checks.key(key32);
+    Objects.requireNonNull(input, "input");
+    checkOutputLength(outputLength);
+    return oneShot(input, 0, input.length, key, Spec.KEYED_HASH, outputLength);
+  }
+
+  /**
+   * A 32-byte key derived from {@code material} for the application-specific {@code context},
+   * which should be a hard-coded, globally unique string such as
+   * {@code "example.com 2026-11-30 session tokens v1"}.
+   */
+  public static byte[] deriveKey(String context, byte[] material) {
+    return deriveKey(context, material, OUT_LEN);
+  }
+
+  /** {@code outputLength} bytes of key derived from {@code material} for {@code context}. */
+  public static byte[] deriveKey(String context, byte[] material, int outputLength) {
+    int[] key = contextKey(context);
+    Objects.requireNonNull(material, "material");
+    checkOutputLength(outputLength);
+    return oneShot(material, 0, material.length, key, Spec.DERIVE_KEY_MATERIAL, outputLength);
+  }
+
+  /** A streaming hasher for the plain hash. */
+  public static Blake3Hasher newHasher() {
+    return new Blake3Hasher(new TreeState(Engine.kernel(), Spec.iv(), 0));
+  }
+
+  /** A streaming hasher for the keyed hash under a 32-byte key. */
+  public static Blake3Hasher newKeyedHasher(byte[] key32) {
+    return new Blake3Hasher(new TreeState(Engine.kernel(), Checks.key(key32), Spec.KEYED_HASH));
+  }
+
+  /** A streaming hasher that derives key material for {@code context} (see {@link #deriveKey}). */
+  public static Blake3Hasher newDeriveKeyHasher(String context) {
+    return new Blake3Hasher(new TreeState(Engine.kernel(), contextKey(context), Spec.DERIVE_KEY_MATERIAL));
+  }
+
+  /**
+   * The 32-byte hash of a file's contents, read in large blocks. Files that are not regular
+   * (pipes, devices) are read as streams.
+   *
+   * @throws IOException if the file cannot be opened or read
+   */
+  public static byte[] hashFile(Path file) throws IOException {
+    Objects.requireNonNull(file, "file");
+    Blake3Hasher h = newHasher();
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer buf = ByteBuffer.allocate(1 << 20);
+      while (ch.read(buf) >= 0) {
+        if (!buf.hasRemaining()) {
+          buf.flip();
+          h.update(buf);
+          buf.clear();
+        }
+      }
+      buf.flip();
+      h.update(buf);
+    }
+    return h.digest();
+  }
+
+  /** Lowercase hexadecimal of {@code bytes}. */
+  public static String toHex(byte[] bytes) {
+    Objects.requireNonNull(bytes, "bytes");
+    return Hex.encode(bytes);
+  }
+
+  /**
+   * The bytes written in hexadecimal (either case).
+   *
+   * @throws IllegalArgumentException on an odd length or a character that is not a hex digit
+   */
+  public static byte[] fromHex(CharSequence hex) {
+    Objects.requireNonNull(hex, "hex");
+    return Hex.decode(hex);
+  }
+
+  /**
+   * What hashes in this JVM: {@code native-<isa>} (e.g. {@code native-avx512},
+   * {@code native-neon}) or {@code java (<why native is not used>)}.
+   */
+  public static String implementation() {
+    return Engine.description();
+  }
+
+  static int[] contextKey(String context) {
+    Objects.requireNonNull(context, "context");
+    byte[] ctx = context.getBytes(StandardCharsets.UTF_8);
+    byte[] key = new byte[Spec.KEY_LEN];
+    Engine.kernel().hash(ctx, 0, ctx.length, Spec.iv(), Spec.DERIVE_KEY_CONTEXT, key, 0, Spec.KEY_LEN);
+    return Spec.keyWords(key);
+  }
+
+  private static byte[] oneShot(byte[] input, int off, int len, int[] key, int flags, int outLen) {
+    byte[] out = new byte[outLen];
+    Engine.kernel().hash(input, off, len, key, flags, out, 0, outLen);
+    return out;
+  }
+
+  static void checkOutputLength(int outputLength) {
+    if (outputLength < 0) {
+      throw new IllegalArgumentException("output length must not be negative: " + outputLength);
+    }
+  }
+}

@@ -1,0 +1,115 @@
+package io.github.blake3fast;
+
+import java.nio.ByteBuffer;
+
+/** The pure-Java kernel: runs everywhere, and is the reference the native one is checked against. */
+final class JavaKernel implements Kernel {
+  static final JavaKernel INSTANCE = new JavaKernel();
+
+  /** One-shot hashes longer than a chunk reuse a per-thread tree state instead of allocating one. */
+  private static final ThreadLocal<TreeState[]> ONE_SHOT = ThreadLocal.withInitial(() -> new TreeState[1]);
+
+  private JavaKernel() {}
+
+  @Override
+  public String name() {
+    return "java";
+  }
+
+  @Override
+  public int bufferSize() {
+    return Spec.CHUNK_LEN;
+  }
+
+  @Override
+  public int hashSubtrees(byte[] in, int off, int len, int[] key, long counter, int flags, int[] cvs, int cvsOff) {
+    int count = 0;
+    long left = len / Spec.CHUNK_LEN;
+    while (left > 0) {
+      long n = Spec.subtreeChunks(counter, left);
+      int base = cvsOff + 8 * count;
+      // Hash the subtree's chunks left to right on a small stack that starts at its own slot;
+      // after chunk j, merge once per trailing zero of j + 1.
+      int depth = 0;
+      for (long j = 0; j < n; j++) {
+        hashChunk(in, off, key, counter + j, flags, cvs, base + 8 * depth);
+        off += Spec.CHUNK_LEN;
+        depth++;
+        for (long done = j + 1; (done & 1) == 0; done >>>= 1) {
+          depth--;
+          int at = base + 8 * (depth - 1);
+          Compress.compressWords(key, 0, cvs, at, 0, Spec.BLOCK_LEN, flags | Spec.PARENT, cvs, at, false);
+        }
+      }
+      count++;
+      counter += n;
+      left -= n;
+    }
+    return count;
+  }
+
+  /** The chaining value of the whole chunk at in[off], which is not the root. */
+  private static void hashChunk(byte[] in, int off, int[] key, long counter, int flags, int[] out, int outOff) {
+    System.arraycopy(key, 0, out, outOff, 8);
+    Compress.compressBytes(out, outOff, in, off, Spec.BLOCK_LEN, counter, flags | Spec.CHUNK_START, out, outOff);
+    for (int b = 1; b < 15; b++) {
+      Compress.compressBytes(out, outOff, in, off + Spec.BLOCK_LEN * b, Spec.BLOCK_LEN, counter, flags, out, outOff);
+    }
+    Compress.compressBytes(out, outOff, in, off + Spec.BLOCK_LEN * 15, Spec.BLOCK_LEN, counter,
+        flags | Spec.CHUNK_END, out, outOff);
+  }
+
+  @Override
+  public boolean supportsDirect() {
+    return false;
+  }
+
+  @Override
+  public int hashSubtrees(ByteBuffer direct, int off, int len, int[] key, long counter, int flags, int[] cvs,
+      int cvsOff) {
+    throw new UnsupportedOperationException("the Java kernel reads direct buffers through the hasher's buffer");
+  }
+
+  @Override
+  public void hash(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff, int outLen) {
+    if (len <= Spec.CHUNK_LEN && outLen == Spec.OUT_LEN) {
+      Compress.hashOneChunk(in, off, len, key, flags, out, outOff);
+      return;
+    }
+    TreeState[] slot = ONE_SHOT.get();
+    TreeState s = slot[0];
+    if (s == null) {
+      s = new TreeState(this, key, flags);
+      slot[0] = s;
+    }
+    s.reset(key, flags);
+    s.update(in, off, len);
+    s.finish(out, outOff, outLen);
+  }
+
+  @Override
+  public void rootOutput(int[] cv, int[] block, int blockLen, int flags, long position, byte[] out, int outOff,
+      int outLen) {
+    int[] words = new int[16];
+    long counter = position >>> 6;
+    int skip = (int) (position & 63);
+    while (outLen > 0) {
+      Compress.compressWords(cv, 0, block, 0, counter, blockLen, flags | Spec.ROOT, words, 0, true);
+      int n = Math.min(outLen, Spec.BLOCK_LEN - skip);
+      if (skip == 0 && n == Spec.BLOCK_LEN) {
+        for (int i = 0; i < 16; i++) {
+          Compress.putWord(out, outOff + 4 * i, words[i]);
+        }
+      } else {
+        for (int i = 0; i < n; i++) {
+          int p = skip + i;
+          out[outOff + i] = (byte) (words[p >>> 2] >>> (8 * (p & 3)));
+        }
+      }
+      outOff += n;
+      outLen -= n;
+      skip = 0;
+      counter++;
+    }
+  }
+}

@@ -1,0 +1,38 @@
+package io.github.blake3fast;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The bulk operations the tree driver hands to an engine, stateless. Two implementations:
+ * {@link JavaKernel} and {@link NativeKernel}; {@link Engine} picks one at class init.
+ * Callers have checked every bound; keys are 8 words, flags the mode flag alone.
+ */
+interface Kernel {
+  /** What runs, as {@link Blake3#implementation()} reports it: "java", "native-avx2", ... */
+  String name();
+
+  /** Bytes a hasher gathers before handing them over: a multiple of the chunk length. */
+  int bufferSize();
+
+  /**
+   * Hashes {@code len} bytes (a positive multiple of 1024) starting at chunk {@code counter} as
+   * the maximal aligned power-of-two subtrees, left to right (see {@link Spec#subtreeChunks}),
+   * and writes one 8-word chaining value per subtree at {@code cvs[cvsOff]}, never ROOT.
+   * {@code cvs} has room for 128 values after cvsOff. Returns the number of subtrees.
+   */
+  int hashSubtrees(byte[] in, int off, int len, int[] key, long counter, int flags, int[] cvs, int cvsOff);
+
+  /** As above, from a direct buffer at absolute index {@code off}; false if unsupported. */
+  boolean supportsDirect();
+
+  int hashSubtrees(ByteBuffer direct, int off, int len, int[] key, long counter, int flags, int[] cvs, int cvsOff);
+
+  /** One-shot: {@code outLen} bytes of the root output of the whole input, from position 0. */
+  void hash(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff, int outLen);
+
+  /**
+   * Root output bytes {@code [position, position + outLen)} of the output node: chaining value
+   * {@code cv}, 16 block words, block length, flags without ROOT; the counter is the block index.
+   */
+  void rootOutput(int[] cv, int[] block, int blockLen, int flags, long position, byte[] out, int outOff, int outLen);
+}

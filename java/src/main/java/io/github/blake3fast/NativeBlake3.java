@@ -1,0 +1,50 @@
+package io.github.blake3fast;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The native library's entry points (native/JNI.md is the contract). Registered by the
+ * library's JNI_OnLoad, so relocating this class does not break the binding. Callers check
+ * every bound first: the C side trusts them.
+ */
+final class NativeBlake3 {
+  private NativeBlake3() {}
+
+  /** The contract version this class speaks; a library answering otherwise is refused. */
+  static final int ABI_VERSION = 1;
+
+  /** ISA numbers as in native/src/blake3_impl.h, indexed; names as -Dblake3.isa spells them. */
+  static final String[] ISA_NAMES = {"portable", "sse2", "sse41", "avx2", "avx512", "neon", "vsx", "rvv", "lsx", "vx"};
+
+  static int isaNumber(String name) {
+    for (int i = 0; i < ISA_NAMES.length; i++) {
+      if (ISA_NAMES[i].equals(name)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  static native int abiVersion();
+
+  static native int supportedIsas();
+
+  static native int selectIsa(int cap);
+
+  static native int degree(int isa);
+
+  static native int hashSubtrees(int isa, byte[] in, int off, int len, int[] key, long counter, int flags, int[] cvs,
+      int cvsOff);
+
+  static native int hashSubtreesDirect(int isa, ByteBuffer in, int off, int len, int[] key, long counter, int flags,
+      int[] cvs, int cvsOff);
+
+  static native void hashOneShot(int isa, byte[] in, int off, int len, int[] key, int flags, long seek, byte[] out,
+      int outOff, int outLen);
+
+  static native void hashOneShotDirect(int isa, ByteBuffer in, int off, int len, int[] key, int flags, long seek,
+      byte[] out, int outOff, int outLen);
+
+  static native void rootOutput(int isa, int[] cv, int[] block, int blockLen, int flags, long position, byte[] out,
+      int outOff, int outLen);
+}

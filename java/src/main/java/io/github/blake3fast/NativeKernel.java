@@ -1,0 +1,84 @@
+package io.github.blake3fast;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The kernel backed by the native library, for one ISA. Short inputs stay in Java, where a
+ * single compression is cheaper than crossing JNI; long ones go to C in slices of at most
+ * {@link #MAX_CALL} bytes so that a critical section never pins an array for long.
+ */
+final class NativeKernel implements Kernel {
+  /** One-shot inputs shorter than this are hashed by the Java kernel (measured with bench/). */
+  static final int MIN_ONE_SHOT = 1025;
+  /** Root output shorter than this is produced by the Java kernel. */
+  static final int MIN_OUTPUT = 256;
+  /** The most bytes one JNI call reads: about half a millisecond at SSE2 speed. */
+  static final int MAX_CALL = 4 << 20;
+
+  private final int isa;
+  private final String name;
+
+  NativeKernel(int isa) {
+    this.isa = isa;
+    this.name = "native-" + NativeBlake3.ISA_NAMES[isa];
+  }
+
+  int isa() {
+    return isa;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public int bufferSize() {
+    return 16 * Spec.CHUNK_LEN;
+  }
+
+  @Override
+  public int hashSubtrees(byte[] in, int off, int len, int[] key, long counter, int flags, int[] cvs, int cvsOff) {
+    return NativeBlake3.hashSubtrees(isa, in, off, len, key, counter, flags, cvs, cvsOff);
+  }
+
+  @Override
+  public boolean supportsDirect() {
+    return true;
+  }
+
+  @Override
+  public int hashSubtrees(ByteBuffer direct, int off, int len, int[] key, long counter, int flags, int[] cvs,
+      int cvsOff) {
+    return NativeBlake3.hashSubtreesDirect(isa, direct, off, len, key, counter, flags, cvs, cvsOff);
+  }
+
+  @Override
+  public void hash(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff, int outLen) {
+    if (len < MIN_ONE_SHOT && outLen < MIN_OUTPUT) {
+      JavaKernel.INSTANCE.hash(in, off, len, key, flags, out, outOff, outLen);
+    } else if (len <= MAX_CALL) {
+      NativeBlake3.hashOneShot(isa, in, off, len, key, flags, 0, out, outOff, outLen);
+    } else {
+      TreeState s = new TreeState(this, key, flags);
+      s.update(in, off, len);
+      s.finish(out, outOff, outLen);
+    }
+  }
+
+  @Override
+  public void rootOutput(int[] cv, int[] block, int blockLen, int flags, long position, byte[] out, int outOff,
+      int outLen) {
+    if (outLen < MIN_OUTPUT) {
+      JavaKernel.INSTANCE.rootOutput(cv, block, blockLen, flags, position, out, outOff, outLen);
+      return;
+    }
+    while (outLen > 0) {
+      int n = Math.min(outLen, MAX_CALL);
+      NativeBlake3.rootOutput(isa, cv, block, blockLen, flags, position, out, outOff, n);
+      position += n;
+      outOff += n;
+      outLen -= n;
+    }
+  }
+}

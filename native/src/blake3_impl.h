@@ -1,0 +1,176 @@
+/*
+ * blake3-fast: definitions shared by every native source file.
+ *
+ * The native side is stateless. Every ISA file (blake3_<isa>.c) provides the same three
+ * functions, named blake3_<fn>_<isa>:
+ *
+ *   compress_in_place  one block, row-wise: cv <- first half of the compression output
+ *   compress_xof       one block, row-wise: all 64 output bytes (for the root's XOF)
+ *   hash_many          N independent inputs of the same number of blocks, one per SIMD lane
+ *
+ * and may provide a fourth, xof_many (consecutive root output blocks many at a time).
+ * blake3_dispatch.c picks one set from CPU detection; blake3_tree.c builds the tree above them.
+ */
+#ifndef BLAKE3_IMPL_H
+#define BLAKE3_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define BLAKE3_KEY_LEN 32
+#define BLAKE3_OUT_LEN 32
+#define BLAKE3_BLOCK_LEN 64
+#define BLAKE3_CHUNK_LEN 1024
+
+/* The widest hash_many any kernel runs at once (AVX-512: 16; RVV at VLEN 512: 16). Kernels
+ * with more lanes process several groups; the tree sizes its stack buffers from this. */
+#define BLAKE3_MAX_DEGREE 16
+
+/* Domain flags, from the BLAKE3 specification. */
+enum blake3_flags {
+  CHUNK_START = 1 << 0,
+  CHUNK_END = 1 << 1,
+  PARENT = 1 << 2,
+  ROOT = 1 << 3,
+  KEYED_HASH = 1 << 4,
+  DERIVE_KEY_CONTEXT = 1 << 5,
+  DERIVE_KEY_MATERIAL = 1 << 6,
+};
+
+/* The kernels a build can contain. The numbers cross JNI (NativeBlake3.java mirrors them). */
+enum blake3_isa {
+  BLAKE3_ISA_PORTABLE = 0,
+  BLAKE3_ISA_SSE2 = 1,
+  BLAKE3_ISA_SSE41 = 2,
+  BLAKE3_ISA_AVX2 = 3,
+  BLAKE3_ISA_AVX512 = 4,
+  BLAKE3_ISA_NEON = 5,
+  BLAKE3_ISA_VSX = 6,
+  BLAKE3_ISA_RVV = 7,
+  BLAKE3_ISA_LSX = 8,
+  BLAKE3_ISA_VX = 9,
+  BLAKE3_ISA_COUNT = 10
+};
+
+extern const uint32_t blake3_iv[8];
+extern const uint8_t blake3_msg_schedule[7][16];
+
+/* BLAKE3 words are little-endian whatever the machine (s390x is big-endian). */
+static inline uint32_t blake3_load32(const void *src) {
+  const uint8_t *p = (const uint8_t *)src;
+  return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+}
+
+static inline void blake3_store32(void *dst, uint32_t w) {
+  uint8_t *p = (uint8_t *)dst;
+  p[0] = (uint8_t)w;
+  p[1] = (uint8_t)(w >> 8);
+  p[2] = (uint8_t)(w >> 16);
+  p[3] = (uint8_t)(w >> 24);
+}
+
+static inline uint32_t blake3_counter_low(uint64_t counter) { return (uint32_t)counter; }
+static inline uint32_t blake3_counter_high(uint64_t counter) { return (uint32_t)(counter >> 32); }
+
+/* cv[8] <- compression of one block (block_len bytes used, zero-padded to 64 by the caller). */
+typedef void (*blake3_compress_in_place_fn)(uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
+                                            uint8_t block_len, uint64_t counter, uint8_t flags);
+
+/* out[64] <- the full 16-word compression output, serialized little-endian: words 0..7 are
+ * v[i] ^ v[i+8], words 8..15 are v[i+8] ^ cv[i]. */
+typedef void (*blake3_compress_xof_fn)(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
+                                       uint8_t block_len, uint64_t counter, uint8_t flags,
+                                       uint8_t out[64]);
+
+/* For each i < num_inputs: start from key, compress `blocks` full 64-byte blocks read from
+ * inputs[i], with counter + (increment_counter ? i : 0), flags | flags_start on the first block
+ * and flags | flags_end on the last (both on a single block), and write the 32-byte CV
+ * little-endian at out + 32 * i. Chunks: blocks = 16, CHUNK_START/CHUNK_END, increment.
+ * Parents: blocks = 1, flags include PARENT, no increment. Any num_inputs is allowed. */
+typedef void (*blake3_hash_many_fn)(const uint8_t *const *inputs, size_t num_inputs, size_t blocks,
+                                    const uint32_t key[8], uint64_t counter, int increment_counter,
+                                    uint8_t flags, uint8_t flags_start, uint8_t flags_end,
+                                    uint8_t *out);
+
+/* out[64 * n] <- compress_xof(cv, block, block_len, counter + j, flags) for j < n. */
+typedef void (*blake3_xof_many_fn)(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
+                                   uint8_t block_len, uint64_t counter, uint8_t flags, uint8_t *out,
+                                   size_t n);
+
+typedef struct {
+  enum blake3_isa isa;
+  const char *name; /* as -Dblake3.isa spells it: "portable", "sse41", "avx512", ... */
+  size_t degree;    /* lanes hash_many fills at once, 1..BLAKE3_MAX_DEGREE */
+  blake3_compress_in_place_fn compress_in_place;
+  blake3_compress_xof_fn compress_xof;
+  blake3_hash_many_fn hash_many;
+  blake3_xof_many_fn xof_many; /* never NULL once dispatched: a generic loop stands in */
+} blake3_kernel;
+
+/* ---- per-ISA functions ---------------------------------------------------------------- */
+
+#define BLAKE3_DECLARE_KERNEL(isa)                                                              \
+  void blake3_compress_in_place_##isa(uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],    \
+                                      uint8_t block_len, uint64_t counter, uint8_t flags);      \
+  void blake3_compress_xof_##isa(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],   \
+                                 uint8_t block_len, uint64_t counter, uint8_t flags,            \
+                                 uint8_t out[64]);                                              \
+  void blake3_hash_many_##isa(const uint8_t *const *inputs, size_t num_inputs, size_t blocks,   \
+                              const uint32_t key[8], uint64_t counter, int increment_counter,   \
+                              uint8_t flags, uint8_t flags_start, uint8_t flags_end,            \
+                              uint8_t *out);
+
+BLAKE3_DECLARE_KERNEL(portable)
+BLAKE3_DECLARE_KERNEL(sse2)
+BLAKE3_DECLARE_KERNEL(sse41)
+BLAKE3_DECLARE_KERNEL(avx2)
+BLAKE3_DECLARE_KERNEL(avx512)
+BLAKE3_DECLARE_KERNEL(neon)
+BLAKE3_DECLARE_KERNEL(vsx)
+BLAKE3_DECLARE_KERNEL(rvv)
+BLAKE3_DECLARE_KERNEL(lsx)
+BLAKE3_DECLARE_KERNEL(vx)
+
+/* Optional wide XOF kernels; dispatch uses them when the ISA file defines one. */
+void blake3_xof_many_avx512(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
+                            uint8_t block_len, uint64_t counter, uint8_t flags, uint8_t *out,
+                            size_t n);
+/* RVV is vector-length agnostic: its lane count is read at run time. */
+size_t blake3_rvv_degree(void);
+
+/* ---- dispatch (blake3_dispatch.c) ----------------------------------------------------- */
+
+/* Bit set of the ISAs this CPU and build can run (bit = 1 << enum blake3_isa). */
+uint32_t blake3_supported_isas(void);
+
+/* The best kernel whose ISA is supported and ranks no higher than `cap` (cap < 0: no cap).
+ * Returns NULL when cap names an ISA this build or CPU cannot run. Thread-safe. */
+const blake3_kernel *blake3_kernel_for(int cap);
+
+/* Parses an ISA name ("avx2", ...); -1 when unknown. */
+int blake3_isa_from_name(const char *name);
+
+/* ---- the tree (blake3_tree.c), written once for every kernel -------------------------- */
+
+/* Hashes whole chunks [counter, counter + len / 1024) of input as the maximal aligned
+ * power-of-two subtrees, left to right (at each step the largest 2^k chunks with
+ * counter % 2^k == 0 and 2^k <= chunks left). Writes each subtree's CV (never ROOT) as 8
+ * words at cvs_out + 8 * i and returns the number of subtrees. len must be a positive multiple
+ * of BLAKE3_CHUNK_LEN; cvs_out must hold 8 * 128 words. */
+size_t blake3_hash_subtrees(const blake3_kernel *k, const uint8_t *input, size_t len,
+                            const uint32_t key[8], uint64_t counter, uint8_t flags,
+                            uint32_t *cvs_out);
+
+/* One-shot hash of a whole input: out_len bytes of root output starting at byte `seek`. */
+void blake3_hash_oneshot(const blake3_kernel *k, const uint8_t *input, size_t len,
+                         const uint32_t key[8], uint8_t flags, uint64_t seek, uint8_t *out,
+                         size_t out_len);
+
+/* Root output bytes [position, position + out_len) of the output node (cv, block words,
+ * block_len, flags without ROOT). */
+void blake3_root_output(const blake3_kernel *k, const uint32_t cv[8], const uint32_t block[16],
+                        uint8_t block_len, uint8_t flags, uint64_t position, uint8_t *out,
+                        size_t out_len);
+
+#endif /* BLAKE3_IMPL_H */
