@@ -1,0 +1,142 @@
+# Shared by platforms/setup.sh, build-all.sh and test-all.sh (sourced, bash only).
+#
+# Layout of the cache (outside the checkout; nothing here goes into git):
+#   $B3_CACHE/apt/<name>/           private apt state, one per (architecture, suite)
+#   $B3_CACHE/qemu10/               qemu-loongarch64 and qemu-riscv64 from trixie's qemu-user
+#   $B3_CACHE/sysroot/loong64-cross trixie's loong64 cross glibc (arch:all packages, unpacked)
+#   $B3_CACHE/jre/<debian-arch>/    a foreign JRE + its runtime libraries, unpacked
+#   $B3_CACHE/jre/<debian-arch>.ok       written once that JRE ran `java -version` under qemu
+#   $B3_CACHE/jre/<debian-arch>.SKIPPED  written when it could not be fetched or run (why)
+#   $B3_CACHE/logs/                 one log per setup job
+
+B3_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+B3_PLATFORMS_DIR="$B3_ROOT/platforms"
+B3_CACHE=${BLAKE3_CACHE:-/var/cache/blake3-fast}
+B3_BUILD="$B3_ROOT/build"
+B3_QEMU10="$B3_CACHE/qemu10"
+B3_LOONG_SYSROOT="$B3_CACHE/sysroot/loong64-cross"
+B3_PLATFORM_ORDER="x86_64 aarch64 ppc64le riscv64 loongarch64 s390x"
+
+b3_log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
+b3_warn() { printf '[%s] WARNING: %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+b3_die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
+
+# Seconds since the epoch with a fraction, for timings.
+b3_now() { date +%s.%N; }
+b3_elapsed() { awk -v a="$1" -v b="$(b3_now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# Loads platforms/<arch>.conf into the current shell (clearing the previous one's fields).
+b3_load_conf() {
+  local arch=$1
+  unset PLATFORM ARCH DEBIAN_ARCH GNU_TRIPLET TOOLCHAIN_FILE ELF_MACHINE ELF_DATA HOST_PACKAGES \
+    C_COMPILER QEMU C_RUNTIME_ROOT CPUS JRE JRE_SUITE JRE_PACKAGES JRE_OPTIONAL
+  # shellcheck disable=SC1090
+  source "$B3_PLATFORMS_DIR/$arch.conf"
+}
+
+# Platforms to work on: $BLAKE3_PLATFORMS (space or comma separated, e.g. "aarch64,s390x")
+# or all of them.
+b3_selected_platforms() {
+  local want=${BLAKE3_PLATFORMS:-$B3_PLATFORM_ORDER}
+  echo "${want//,/ }"
+}
+
+# Expands the "@" shorthands of the descriptors into cache paths.
+b3_resolve() {
+  local p=$1
+  case "$p" in
+    @qemu10/*) echo "$B3_QEMU10/${p#@qemu10/}" ;;
+    @loong64-cross/*) echo "$B3_LOONG_SYSROOT/${p#@loong64-cross/}" ;;
+    @loong64-cross) echo "$B3_LOONG_SYSROOT" ;;
+    *) echo "$p" ;;
+  esac
+}
+
+# The Debian mirror named in this machine's apt sources for bookworm (never written into the
+# repository). $BLAKE3_DEBIAN_MIRROR overrides it. Reads deb822 *.sources files (the URIs of
+# the stanza whose Suites include bookworm) and one-line sources.list files.
+b3_debian_mirror() {
+  if [ -n "${BLAKE3_DEBIAN_MIRROR:-}" ]; then
+    echo "${BLAKE3_DEBIAN_MIRROR%/}"
+    return 0
+  fi
+  local f uri=""
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -r "$f" ] || continue
+    uri=$(awk '
+      function flush() {
+        if (enabled && types ~ /(^|[ \t])deb([ \t]|$)/ && suites ~ /(^|[ \t])bookworm([ \t]|$)/ && uris != "") {
+          split(uris, u, /[ \t]+/); print u[1]; found = 1; exit
+        }
+        types = ""; suites = ""; uris = ""; enabled = 1
+      }
+      BEGIN { enabled = 1 }
+      /^[ \t]*#/ { next }
+      /^[ \t]*$/ { flush(); next }
+      {
+        key = $0; sub(/:.*/, "", key); val = $0; sub(/^[^:]*:[ \t]*/, "", val)
+        k = tolower(key)
+        if (k == "types") types = val
+        else if (k == "suites") suites = val
+        else if (k == "uris") uris = val
+        else if (k == "enabled" && tolower(val) == "no") enabled = 0
+      }
+      END { if (!found) flush() }' "$f")
+    [ -n "$uri" ] && break
+  done
+  if [ -z "$uri" ]; then
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+      [ -r "$f" ] || continue
+      # deb [options] URI SUITE COMPONENTS...
+      uri=$(sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" |
+        awk '$1 == "deb" && $3 == "bookworm" { print $2; exit }')
+      [ -n "$uri" ] && break
+    done
+  fi
+  [ -n "$uri" ] || return 1
+  echo "${uri%/}"
+}
+
+# The best x86-64 kernel this CPU can run, spelled as the dispatcher names it.
+b3_host_x86_isa() {
+  local flags
+  flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true)
+  case " $flags " in
+    *" avx512f "*" avx512vl "* | *" avx512vl "*" avx512f "*) echo avx512 ;;
+    *" avx2 "*) echo avx2 ;;
+    *" sse4_1 "*) echo sse41 ;;
+    *) echo sse2 ;;
+  esac
+}
+
+# The qemu binary for a descriptor's QEMU field (empty if it is missing).
+b3_qemu_path() {
+  local q
+  q=$(b3_resolve "$1")
+  case "$q" in
+    /*) [ -x "$q" ] && echo "$q" ;;
+    *) command -v "$q" 2>/dev/null ;;
+  esac
+  return 0
+}
+
+# The java launcher inside an unpacked JRE sysroot (empty if none).
+b3_jre_java() {
+  local root=$1 j
+  for j in "$root"/usr/lib/jvm/*/bin/java; do
+    [ -x "$j" ] && { echo "$j"; return 0; }
+  done
+  return 0
+}
+
+# The host JDK's home (for JNI headers and the host JVM).
+b3_host_java_home() {
+  if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then
+    echo "$JAVA_HOME"
+    return 0
+  fi
+  local javac
+  javac=$(command -v javac 2>/dev/null || command -v java 2>/dev/null || true)
+  [ -n "$javac" ] || return 1
+  dirname "$(dirname "$(readlink -f "$javac")")"
+}
