@@ -1,0 +1,429 @@
+/*
+ * blake3-fast: AVX-512 kernels (compiled with -mavx512f -mavx512vl; nothing from BW/VBMI).
+ *
+ *   compress_in_place / compress_xof  one block, row-wise in xmm registers; each round's four
+ *                                     message vectors are picked straight from the block by
+ *                                     vpermt2d with the schedule as index
+ *   hash_many                         sixteen inputs at a time in zmm lanes; a tail of 2..8
+ *                                     inputs runs eight-wide in ymm, a single one row-wise
+ *   xof_many                          sixteen consecutive output blocks at a time
+ *
+ * AVX-512 rotates with one instruction (vprord), whatever the distance.
+ */
+#include <immintrin.h>
+
+#include "blake3_impl.h"
+
+#define INLINE static inline __attribute__((always_inline))
+
+static const uint32_t IV32[8] = {0x6A09E667u, 0xBB67AE85u, 0x3C6EF372u, 0xA54FF53Au,
+                                 0x510E527Fu, 0x9B05688Cu, 0x1F83D9ABu, 0x5BE0CD19u};
+
+/* Message word used at position i of round r. */
+static const uint8_t SCHEDULE[7][16] = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8},
+    {3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1},
+    {10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6},
+    {12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4},
+    {9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7},
+    {11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13},
+};
+
+/* ---- vector helpers: x_ for xmm, y_ for ymm, z_ for zmm -------------------------------- */
+
+INLINE __m128i x_ld(const void *p) { return _mm_loadu_si128((const __m128i *)p); }
+INLINE void x_st(void *p, __m128i v) { _mm_storeu_si128((__m128i *)p, v); }
+INLINE __m128i x_add(__m128i a, __m128i b) { return _mm_add_epi32(a, b); }
+INLINE __m128i x_xor(__m128i a, __m128i b) { return _mm_xor_si128(a, b); }
+INLINE __m128i x_rot16(__m128i x) { return _mm_ror_epi32(x, 16); }
+INLINE __m128i x_rot12(__m128i x) { return _mm_ror_epi32(x, 12); }
+INLINE __m128i x_rot8(__m128i x) { return _mm_ror_epi32(x, 8); }
+INLINE __m128i x_rot7(__m128i x) { return _mm_ror_epi32(x, 7); }
+
+INLINE __m256i y_ld(const void *p) { return _mm256_loadu_si256((const __m256i *)p); }
+INLINE void y_st(void *p, __m256i v) { _mm256_storeu_si256((__m256i *)p, v); }
+INLINE __m256i y_add(__m256i a, __m256i b) { return _mm256_add_epi32(a, b); }
+INLINE __m256i y_xor(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
+INLINE __m256i y_set1(uint32_t x) { return _mm256_set1_epi32((int)x); }
+INLINE __m256i y_rot16(__m256i x) { return _mm256_ror_epi32(x, 16); }
+INLINE __m256i y_rot12(__m256i x) { return _mm256_ror_epi32(x, 12); }
+INLINE __m256i y_rot8(__m256i x) { return _mm256_ror_epi32(x, 8); }
+INLINE __m256i y_rot7(__m256i x) { return _mm256_ror_epi32(x, 7); }
+
+INLINE __m512i z_ld(const void *p) { return _mm512_loadu_si512(p); }
+INLINE void z_st(void *p, __m512i v) { _mm512_storeu_si512(p, v); }
+INLINE __m512i z_add(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
+INLINE __m512i z_xor(__m512i a, __m512i b) { return _mm512_xor_si512(a, b); }
+INLINE __m512i z_set1(uint32_t x) { return _mm512_set1_epi32((int)x); }
+INLINE __m512i z_rot16(__m512i x) { return _mm512_ror_epi32(x, 16); }
+INLINE __m512i z_rot12(__m512i x) { return _mm512_ror_epi32(x, 12); }
+INLINE __m512i z_rot8(__m512i x) { return _mm512_ror_epi32(x, 8); }
+INLINE __m512i z_rot7(__m512i x) { return _mm512_ror_epi32(x, 7); }
+
+#define PSHUFD(x, i0, i1, i2, i3) _mm_shuffle_epi32((x), _MM_SHUFFLE(i3, i2, i1, i0))
+
+/* ---- row-wise compression ------------------------------------------------------------- */
+
+/* Rows r0..r3 hold state words 0-3, 4-7, 8-11, 12-15. For the diagonal step rows 0, 2 and 3
+ * are rotated (row 1 stays: it is the last one a G finishes), so lane j holds diagonal j-1,
+ * and the diagonal step's message words are picked in that rotated order. */
+INLINE void g_rows(__m128i *a, __m128i *b, __m128i *c, __m128i *d, __m128i mx, __m128i my) {
+  *a = x_add(x_add(*a, mx), *b);
+  *d = x_rot16(x_xor(*d, *a));
+  *c = x_add(*c, *d);
+  *b = x_rot12(x_xor(*b, *c));
+  *a = x_add(x_add(*a, my), *b);
+  *d = x_rot8(x_xor(*d, *a));
+  *c = x_add(*c, *d);
+  *b = x_rot7(x_xor(*b, *c));
+}
+
+/* Words i0..i3 of the block whose words 0-7 are in lo and 8-15 in hi. */
+INLINE __m128i pick(__m256i lo, __m256i hi, int i0, int i1, int i2, int i3) {
+  const __m256i idx = _mm256_setr_epi32(i0, i1, i2, i3, 0, 0, 0, 0);
+  return _mm256_castsi256_si128(_mm256_permutex2var_epi32(lo, idx, hi));
+}
+
+INLINE void round_rows(__m128i r[4], __m256i lo, __m256i hi, const uint8_t s[16]) {
+  const __m128i a = pick(lo, hi, s[0], s[2], s[4], s[6]);
+  const __m128i b = pick(lo, hi, s[1], s[3], s[5], s[7]);
+  const __m128i c = pick(lo, hi, s[14], s[8], s[10], s[12]);
+  const __m128i d = pick(lo, hi, s[15], s[9], s[11], s[13]);
+  g_rows(&r[0], &r[1], &r[2], &r[3], a, b);
+  r[0] = PSHUFD(r[0], 3, 0, 1, 2);
+  r[2] = PSHUFD(r[2], 1, 2, 3, 0);
+  r[3] = PSHUFD(r[3], 2, 3, 0, 1);
+  g_rows(&r[0], &r[1], &r[2], &r[3], c, d);
+  r[0] = PSHUFD(r[0], 1, 2, 3, 0);
+  r[2] = PSHUFD(r[2], 3, 0, 1, 2);
+  r[3] = PSHUFD(r[3], 2, 3, 0, 1);
+}
+
+INLINE void compress_rows(__m128i r[4], const uint32_t cv[8], const uint8_t block[64],
+                          uint8_t block_len, uint64_t counter, uint8_t flags) {
+  r[0] = x_ld(cv);
+  r[1] = x_ld(cv + 4);
+  r[2] = x_ld(IV32);
+  r[3] = _mm_setr_epi32((int)blake3_counter_low(counter), (int)blake3_counter_high(counter),
+                        (int)block_len, (int)flags);
+  const __m256i lo = y_ld(block), hi = y_ld(block + 32);
+  round_rows(r, lo, hi, SCHEDULE[0]);
+  round_rows(r, lo, hi, SCHEDULE[1]);
+  round_rows(r, lo, hi, SCHEDULE[2]);
+  round_rows(r, lo, hi, SCHEDULE[3]);
+  round_rows(r, lo, hi, SCHEDULE[4]);
+  round_rows(r, lo, hi, SCHEDULE[5]);
+  round_rows(r, lo, hi, SCHEDULE[6]);
+}
+
+void blake3_compress_in_place_avx512(uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
+                                     uint8_t block_len, uint64_t counter, uint8_t flags) {
+  __m128i r[4];
+  compress_rows(r, cv, block, block_len, counter, flags);
+  x_st(cv, x_xor(r[0], r[2]));
+  x_st(cv + 4, x_xor(r[1], r[3]));
+}
+
+void blake3_compress_xof_avx512(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
+                                uint8_t block_len, uint64_t counter, uint8_t flags,
+                                uint8_t out[64]) {
+  __m128i r[4];
+  compress_rows(r, cv, block, block_len, counter, flags);
+  x_st(out, x_xor(r[0], r[2]));
+  x_st(out + 16, x_xor(r[1], r[3]));
+  x_st(out + 32, x_xor(r[2], x_ld(cv)));
+  x_st(out + 48, x_xor(r[3], x_ld(cv + 4)));
+}
+
+/* ---- many lanes: the rounds --------------------------------------------------------- */
+
+/* Four G functions side by side on state vectors v[] and message vectors m[]; T is the
+ * helper prefix (y_ or z_). */
+#define G4(T, a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, x0, x1, x2, x3,  \
+           y0, y1, y2, y3)                                                                   \
+  do {                                                                                       \
+    v[a0] = T##add(T##add(v[a0], m[x0]), v[b0]);                                             \
+    v[a1] = T##add(T##add(v[a1], m[x1]), v[b1]);                                             \
+    v[a2] = T##add(T##add(v[a2], m[x2]), v[b2]);                                             \
+    v[a3] = T##add(T##add(v[a3], m[x3]), v[b3]);                                             \
+    v[d0] = T##rot16(T##xor(v[d0], v[a0]));                                                  \
+    v[d1] = T##rot16(T##xor(v[d1], v[a1]));                                                  \
+    v[d2] = T##rot16(T##xor(v[d2], v[a2]));                                                  \
+    v[d3] = T##rot16(T##xor(v[d3], v[a3]));                                                  \
+    v[c0] = T##add(v[c0], v[d0]);                                                            \
+    v[c1] = T##add(v[c1], v[d1]);                                                            \
+    v[c2] = T##add(v[c2], v[d2]);                                                            \
+    v[c3] = T##add(v[c3], v[d3]);                                                            \
+    v[b0] = T##rot12(T##xor(v[b0], v[c0]));                                                  \
+    v[b1] = T##rot12(T##xor(v[b1], v[c1]));                                                  \
+    v[b2] = T##rot12(T##xor(v[b2], v[c2]));                                                  \
+    v[b3] = T##rot12(T##xor(v[b3], v[c3]));                                                  \
+    v[a0] = T##add(T##add(v[a0], m[y0]), v[b0]);                                             \
+    v[a1] = T##add(T##add(v[a1], m[y1]), v[b1]);                                             \
+    v[a2] = T##add(T##add(v[a2], m[y2]), v[b2]);                                             \
+    v[a3] = T##add(T##add(v[a3], m[y3]), v[b3]);                                             \
+    v[d0] = T##rot8(T##xor(v[d0], v[a0]));                                                   \
+    v[d1] = T##rot8(T##xor(v[d1], v[a1]));                                                   \
+    v[d2] = T##rot8(T##xor(v[d2], v[a2]));                                                   \
+    v[d3] = T##rot8(T##xor(v[d3], v[a3]));                                                   \
+    v[c0] = T##add(v[c0], v[d0]);                                                            \
+    v[c1] = T##add(v[c1], v[d1]);                                                            \
+    v[c2] = T##add(v[c2], v[d2]);                                                            \
+    v[c3] = T##add(v[c3], v[d3]);                                                            \
+    v[b0] = T##rot7(T##xor(v[b0], v[c0]));                                                   \
+    v[b1] = T##rot7(T##xor(v[b1], v[c1]));                                                   \
+    v[b2] = T##rot7(T##xor(v[b2], v[c2]));                                                   \
+    v[b3] = T##rot7(T##xor(v[b3], v[c3]));                                                   \
+  } while (0)
+
+#define ROUND(T, r)                                                                          \
+  do {                                                                                       \
+    const uint8_t *s = SCHEDULE[r];                                                          \
+    G4(T, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, s[0], s[2], s[4], s[6], s[1], \
+       s[3], s[5], s[7]);                                                                    \
+    G4(T, 0, 1, 2, 3, 5, 6, 7, 4, 10, 11, 8, 9, 15, 12, 13, 14, s[8], s[10], s[12], s[14],   \
+       s[9], s[11], s[13], s[15]);                                                           \
+  } while (0)
+
+#define SEVEN_ROUNDS(T)                                                                      \
+  do {                                                                                       \
+    ROUND(T, 0);                                                                             \
+    ROUND(T, 1);                                                                             \
+    ROUND(T, 2);                                                                             \
+    ROUND(T, 3);                                                                             \
+    ROUND(T, 4);                                                                             \
+    ROUND(T, 5);                                                                             \
+    ROUND(T, 6);                                                                             \
+  } while (0)
+
+/* ---- sixteen lanes (zmm) -------------------------------------------------------------- */
+
+/* 16x16 transpose of 32-bit words: x[i] lane j becomes x[j] lane i. Two in-lane unpack
+ * stages gather four rows' words inside each 128-bit lane, two 128-bit shuffles finish. */
+INLINE void transpose16(__m512i x[16]) {
+  __m512i lo32[8], hi32[8], s[4][4];
+  for (int k = 0; k < 8; k++) {
+    lo32[k] = _mm512_unpacklo_epi32(x[2 * k], x[2 * k + 1]);
+    hi32[k] = _mm512_unpackhi_epi32(x[2 * k], x[2 * k + 1]);
+  }
+  /* s[g][r], 128-bit lane q: word 4q+r of rows 4g..4g+3. */
+  for (int g = 0; g < 4; g++) {
+    s[g][0] = _mm512_unpacklo_epi64(lo32[2 * g], lo32[2 * g + 1]);
+    s[g][1] = _mm512_unpackhi_epi64(lo32[2 * g], lo32[2 * g + 1]);
+    s[g][2] = _mm512_unpacklo_epi64(hi32[2 * g], hi32[2 * g + 1]);
+    s[g][3] = _mm512_unpackhi_epi64(hi32[2 * g], hi32[2 * g + 1]);
+  }
+  for (int r = 0; r < 4; r++) {
+    const __m512i e0 = _mm512_shuffle_i32x4(s[0][r], s[1][r], 0x88); /* lanes 0 2 | 0 2 */
+    const __m512i o0 = _mm512_shuffle_i32x4(s[0][r], s[1][r], 0xDD); /* lanes 1 3 | 1 3 */
+    const __m512i e1 = _mm512_shuffle_i32x4(s[2][r], s[3][r], 0x88);
+    const __m512i o1 = _mm512_shuffle_i32x4(s[2][r], s[3][r], 0xDD);
+    x[r] = _mm512_shuffle_i32x4(e0, e1, 0x88);
+    x[8 + r] = _mm512_shuffle_i32x4(e0, e1, 0xDD);
+    x[4 + r] = _mm512_shuffle_i32x4(o0, o1, 0x88);
+    x[12 + r] = _mm512_shuffle_i32x4(o0, o1, 0xDD);
+  }
+}
+
+/* Hashes in[0..15] (blocks blocks each) to sixteen CVs written at out[0..511]. */
+static void hash16(const uint8_t *const in[16], size_t blocks, const uint32_t key[8],
+                   const uint32_t ctr_lo[16], const uint32_t ctr_hi[16], uint8_t flags,
+                   uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
+  __m512i h[8];
+  for (int i = 0; i < 8; i++) h[i] = z_set1(key[i]);
+  const __m512i lo = z_ld(ctr_lo), hi = z_ld(ctr_hi);
+  for (size_t blk = 0; blk < blocks; blk++) {
+    const size_t off = blk * BLAKE3_BLOCK_LEN;
+    __m512i m[16];
+    for (int i = 0; i < 16; i++) m[i] = z_ld(in[i] + off);
+    transpose16(m);
+    uint32_t f = flags;
+    if (blk == 0) f |= flags_start;
+    if (blk + 1 == blocks) f |= flags_end;
+    __m512i v[16] = {h[0],          h[1],          h[2],          h[3],
+                     h[4],          h[5],          h[6],          h[7],
+                     z_set1(IV32[0]), z_set1(IV32[1]), z_set1(IV32[2]), z_set1(IV32[3]),
+                     lo,            hi,            z_set1(BLAKE3_BLOCK_LEN), z_set1(f)};
+    SEVEN_ROUNDS(z_);
+    for (int i = 0; i < 8; i++) h[i] = z_xor(v[i], v[i + 8]);
+  }
+  /* h[k] lane n is word k of input n. Two unpack stages: p[r] (words 0-3) and q[r] (words
+   * 4-7) hold, in 128-bit lane j, input 4j+r. Then pair them up into 64-byte rows holding
+   * inputs 2i and 2i+1. */
+  __m512i lo32[4], hi32[4], p[4], q[4];
+  for (int k = 0; k < 4; k++) {
+    lo32[k] = _mm512_unpacklo_epi32(h[2 * k], h[2 * k + 1]);
+    hi32[k] = _mm512_unpackhi_epi32(h[2 * k], h[2 * k + 1]);
+  }
+  p[0] = _mm512_unpacklo_epi64(lo32[0], lo32[1]);
+  p[1] = _mm512_unpackhi_epi64(lo32[0], lo32[1]);
+  p[2] = _mm512_unpacklo_epi64(hi32[0], hi32[1]);
+  p[3] = _mm512_unpackhi_epi64(hi32[0], hi32[1]);
+  q[0] = _mm512_unpacklo_epi64(lo32[2], lo32[3]);
+  q[1] = _mm512_unpackhi_epi64(lo32[2], lo32[3]);
+  q[2] = _mm512_unpacklo_epi64(hi32[2], hi32[3]);
+  q[3] = _mm512_unpackhi_epi64(hi32[2], hi32[3]);
+  __m512i u[4], w[4];
+  for (int r = 0; r < 4; r++) {
+    u[r] = _mm512_shuffle_i32x4(p[r], q[r], 0x44); /* p0 p1 q0 q1: inputs r and 4+r */
+    w[r] = _mm512_shuffle_i32x4(p[r], q[r], 0xEE); /* p2 p3 q2 q3: inputs 8+r and 12+r */
+  }
+  for (int r = 0; r < 4; r += 2) {
+    z_st(out + 32 * r, _mm512_shuffle_i32x4(u[r], u[r + 1], 0x88));
+    z_st(out + 32 * (4 + r), _mm512_shuffle_i32x4(u[r], u[r + 1], 0xDD));
+    z_st(out + 32 * (8 + r), _mm512_shuffle_i32x4(w[r], w[r + 1], 0x88));
+    z_st(out + 32 * (12 + r), _mm512_shuffle_i32x4(w[r], w[r + 1], 0xDD));
+  }
+}
+
+/* ---- eight lanes (ymm), for tails ----------------------------------------------------- */
+
+/* 4x4 transpose inside each 128-bit half. */
+INLINE void transpose4x2(__m256i *x0, __m256i *x1, __m256i *x2, __m256i *x3) {
+  __m256i t0 = _mm256_unpacklo_epi32(*x0, *x1), t1 = _mm256_unpackhi_epi32(*x0, *x1);
+  __m256i t2 = _mm256_unpacklo_epi32(*x2, *x3), t3 = _mm256_unpackhi_epi32(*x2, *x3);
+  *x0 = _mm256_unpacklo_epi64(t0, t2);
+  *x1 = _mm256_unpackhi_epi64(t0, t2);
+  *x2 = _mm256_unpacklo_epi64(t1, t3);
+  *x3 = _mm256_unpackhi_epi64(t1, t3);
+}
+
+/* 16 bytes from lo in the low half, 16 bytes from hi in the high half. */
+INLINE __m256i ld_halves(const uint8_t *lo, const uint8_t *hi) {
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(x_ld(lo)), x_ld(hi), 1);
+}
+
+/* Hashes in[0..7] to eight CVs written at out[0..255]. */
+static void hash8(const uint8_t *const in[8], size_t blocks, const uint32_t key[8],
+                  const uint32_t ctr_lo[8], const uint32_t ctr_hi[8], uint8_t flags,
+                  uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
+  __m256i h[8];
+  for (int i = 0; i < 8; i++) h[i] = y_set1(key[i]);
+  const __m256i lo = y_ld(ctr_lo), hi = y_ld(ctr_hi);
+  for (size_t blk = 0; blk < blocks; blk++) {
+    const size_t off = blk * BLAKE3_BLOCK_LEN;
+    __m256i m[16];
+    for (int g = 0; g < 4; g++) {
+      const size_t o = off + 16 * g;
+      m[4 * g + 0] = ld_halves(in[0] + o, in[4] + o);
+      m[4 * g + 1] = ld_halves(in[1] + o, in[5] + o);
+      m[4 * g + 2] = ld_halves(in[2] + o, in[6] + o);
+      m[4 * g + 3] = ld_halves(in[3] + o, in[7] + o);
+      transpose4x2(&m[4 * g + 0], &m[4 * g + 1], &m[4 * g + 2], &m[4 * g + 3]);
+    }
+    uint32_t f = flags;
+    if (blk == 0) f |= flags_start;
+    if (blk + 1 == blocks) f |= flags_end;
+    __m256i v[16] = {h[0],          h[1],          h[2],          h[3],
+                     h[4],          h[5],          h[6],          h[7],
+                     y_set1(IV32[0]), y_set1(IV32[1]), y_set1(IV32[2]), y_set1(IV32[3]),
+                     lo,            hi,            y_set1(BLAKE3_BLOCK_LEN), y_set1(f)};
+    SEVEN_ROUNDS(y_);
+    for (int i = 0; i < 8; i++) h[i] = y_xor(v[i], v[i + 8]);
+  }
+  transpose4x2(&h[0], &h[1], &h[2], &h[3]);
+  transpose4x2(&h[4], &h[5], &h[6], &h[7]);
+  for (int k = 0; k < 4; k++) {
+    y_st(out + 32 * k, _mm256_permute2x128_si256(h[k], h[4 + k], 0x20));
+    y_st(out + 32 * (k + 4), _mm256_permute2x128_si256(h[k], h[4 + k], 0x31));
+  }
+}
+
+/* ---- hash_many ------------------------------------------------------------------------ */
+
+static void hash_one(const uint8_t *in, size_t blocks, const uint32_t key[8], uint64_t counter,
+                     uint8_t flags, uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
+  uint32_t cv[8];
+  memcpy(cv, key, sizeof cv);
+  uint8_t f = (uint8_t)(flags | flags_start);
+  for (size_t blk = 0; blk < blocks; blk++) {
+    if (blk + 1 == blocks) f |= flags_end;
+    blake3_compress_in_place_avx512(cv, in + blk * BLAKE3_BLOCK_LEN, BLAKE3_BLOCK_LEN, counter,
+                                    f);
+    f = flags;
+  }
+  for (int i = 0; i < 8; i++) blake3_store32(out + 4 * i, cv[i]);
+}
+
+void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, size_t blocks,
+                             const uint32_t key[8], uint64_t counter, int increment_counter,
+                             uint8_t flags, uint8_t flags_start, uint8_t flags_end,
+                             uint8_t *out) {
+  uint32_t lo[16], hi[16];
+  const uint8_t *in[16];
+  uint8_t tmp[16 * BLAKE3_OUT_LEN];
+  size_t i = 0;
+  while (i < num_inputs) {
+    const size_t rest = num_inputs - i;
+    if (rest == 1) {
+      hash_one(inputs[i], blocks, key, counter + (increment_counter ? i : 0), flags,
+               flags_start, flags_end, out + 32 * i);
+      return;
+    }
+    /* Groups of 16 in zmm, 9..15 left as one padded zmm group, 2..8 as one (padded) ymm
+     * group: the spare lanes repeat the last input and their CVs are dropped. */
+    const size_t width = rest > 8 ? 16 : 8;
+    for (size_t k = 0; k < width; k++) {
+      in[k] = inputs[i + (k < rest ? k : rest - 1)];
+      const uint64_t c = counter + (increment_counter ? i + k : 0);
+      lo[k] = blake3_counter_low(c);
+      hi[k] = blake3_counter_high(c);
+    }
+    const int full = rest >= width;
+    uint8_t *dst = full ? out + 32 * i : tmp;
+    if (width == 16)
+      hash16(in, blocks, key, lo, hi, flags, flags_start, flags_end, dst);
+    else
+      hash8(in, blocks, key, lo, hi, flags, flags_start, flags_end, dst);
+    if (!full) {
+      memcpy(out + 32 * i, tmp, 32 * rest);
+      return;
+    }
+    i += width;
+  }
+}
+
+/* ---- xof_many ------------------------------------------------------------------------- */
+
+/* Sixteen output blocks (counters counter..counter+15) written at out[0..1023]. */
+static void xof16(const uint32_t cv[8], const uint8_t block[64], uint8_t block_len,
+                  uint64_t counter, uint8_t flags, uint8_t *out) {
+  __m512i m[16], v[16];
+  for (int i = 0; i < 16; i++) m[i] = z_set1(blake3_load32(block + 4 * i));
+  for (int i = 0; i < 8; i++) v[i] = z_set1(cv[i]);
+  for (int i = 0; i < 4; i++) v[8 + i] = z_set1(IV32[i]);
+  const __m512i base = z_set1(blake3_counter_low(counter));
+  const __m512i lo = z_add(base, _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                                   13, 14, 15));
+  /* A lane whose low word wrapped around carries into the high word. */
+  const __mmask16 carry = _mm512_cmplt_epu32_mask(lo, base);
+  const __m512i hi = z_set1(blake3_counter_high(counter));
+  v[12] = lo;
+  v[13] = _mm512_mask_add_epi32(hi, carry, hi, z_set1(1));
+  v[14] = z_set1(block_len);
+  v[15] = z_set1(flags);
+  SEVEN_ROUNDS(z_);
+  for (int i = 0; i < 8; i++) {
+    v[i] = z_xor(v[i], v[i + 8]);
+    v[i + 8] = z_xor(v[i + 8], z_set1(cv[i]));
+  }
+  transpose16(v);
+  for (int j = 0; j < 16; j++) z_st(out + 64 * j, v[j]);
+}
+
+void blake3_xof_many_avx512(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
+                            uint8_t block_len, uint64_t counter, uint8_t flags, uint8_t *out,
+                            size_t n) {
+  for (; n >= 16; n -= 16, counter += 16, out += 16 * BLAKE3_BLOCK_LEN)
+    xof16(cv, block, block_len, counter, flags, out);
+  if (n >= 3) {
+    /* Cheaper as one more wide pass than as three or more single compressions. */
+    uint8_t tmp[16 * BLAKE3_BLOCK_LEN];
+    xof16(cv, block, block_len, counter, flags, tmp);
+    memcpy(out, tmp, n * BLAKE3_BLOCK_LEN);
+    return;
+  }
+  for (; n > 0; n--, counter++, out += BLAKE3_BLOCK_LEN)
+    blake3_compress_xof_avx512(cv, block, block_len, counter, flags, out);
+}
