@@ -280,7 +280,7 @@ static void bench(const kern *k, int runs, int reps) {
   static uint8_t out[CHUNKS * 32];
   fill(data, CHUNKS * 1024);
   for (int i = 0; i < CHUNKS; i++) inputs[i] = data + 1024 * i;
-  double gbs[32];
+  double gbs[64];
   for (int r = 0; r < runs; r++) {
     double t0 = now();
     for (int rep = 0; rep < reps; rep++)
@@ -325,7 +325,7 @@ int main(int argc, char **argv) {
       continue;
     }
     if (do_bench) {
-      bench(k, 7, 10);
+      bench(k, 15, 6);
       continue;
     }
     int before = failures;
