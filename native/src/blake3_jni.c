@@ -1,0 +1,260 @@
+/*
+ * blake3-fast: the JNI glue (native/JNI.md is the contract).
+ *
+ * Pointer access only: Java has checked every offset and length. Methods are bound with
+ * RegisterNatives in JNI_OnLoad under the class named by the system property
+ * blake3fast.jni.class, so a shaded copy of the Java classes binds as well; JNI_OnLoad is the
+ * only exported symbol. Small arrays (key, cv, block, CV results) are copied with
+ * Get/Set<Int>ArrayRegion; byte arrays are pinned with GetPrimitiveArrayCritical, inputs
+ * released with JNI_ABORT, and no other JNI call is made while one is held.
+ */
+#include <jni.h>
+
+#include "blake3_impl.h"
+
+#define B3J_ABI_VERSION 1
+#define B3J_DEFAULT_CLASS "io.github.blake3fast.NativeBlake3"
+#define B3J_PROPERTY "blake3fast.jni.class"
+#define B3J_MAX_SUBTREES 128 /* blake3_hash_subtrees writes at most this many CVs */
+
+static const blake3_kernel *b3j_kernel(jint isa) {
+  const blake3_kernel *k = blake3_kernel_for(isa);
+  return k != NULL ? k : blake3_kernel_for(BLAKE3_ISA_PORTABLE);
+}
+
+/* The key words, or the IV for a null key. Returns 0 with an exception pending on failure. */
+static int b3j_key(JNIEnv *env, jintArray key, uint32_t out[8]) {
+  if (key == NULL) {
+    memcpy(out, blake3_iv, 32);
+    return 1;
+  }
+  (*env)->GetIntArrayRegion(env, key, 0, 8, (jint *)out);
+  return !(*env)->ExceptionCheck(env);
+}
+
+static void b3j_throw_oom(JNIEnv *env) {
+  if ((*env)->ExceptionCheck(env)) return;
+  jclass c = (*env)->FindClass(env, "java/lang/OutOfMemoryError");
+  if (c != NULL) (*env)->ThrowNew(env, c, "blake3fast: could not pin a Java array");
+}
+
+static void b3j_throw_iae(JNIEnv *env, const char *msg) {
+  if ((*env)->ExceptionCheck(env)) return;
+  jclass c = (*env)->FindClass(env, "java/lang/IllegalArgumentException");
+  if (c != NULL) (*env)->ThrowNew(env, c, msg);
+}
+
+static uint8_t *b3j_direct(JNIEnv *env, jobject buf) {
+  uint8_t *p = buf != NULL ? (uint8_t *)(*env)->GetDirectBufferAddress(env, buf) : NULL;
+  if (p == NULL) b3j_throw_iae(env, "blake3fast: not a direct buffer");
+  return p;
+}
+
+static jint JNICALL b3j_abi_version(JNIEnv *env, jclass cls) {
+  (void)env;
+  (void)cls;
+  return B3J_ABI_VERSION;
+}
+
+static jint JNICALL b3j_supported_isas(JNIEnv *env, jclass cls) {
+  (void)env;
+  (void)cls;
+  return (jint)blake3_supported_isas();
+}
+
+static jint JNICALL b3j_select_isa(JNIEnv *env, jclass cls, jint cap) {
+  (void)env;
+  (void)cls;
+  const blake3_kernel *k = blake3_kernel_for(cap);
+  return k != NULL ? (jint)k->isa : -1;
+}
+
+static jint JNICALL b3j_degree(JNIEnv *env, jclass cls, jint isa) {
+  (void)env;
+  (void)cls;
+  return (jint)b3j_kernel(isa)->degree;
+}
+
+/* Shared tail of hashSubtrees{,Direct}: copies the CVs out. */
+static jint b3j_store_cvs(JNIEnv *env, jintArray cvs, jint cvs_off, const uint32_t *words,
+                          size_t n) {
+  (*env)->SetIntArrayRegion(env, cvs, cvs_off, (jsize)(8 * n), (const jint *)words);
+  return (jint)n;
+}
+
+static jint JNICALL b3j_hash_subtrees(JNIEnv *env, jclass cls, jint isa, jbyteArray in, jint off,
+                                      jint len, jintArray key, jlong counter, jint flags,
+                                      jintArray cvs, jint cvs_off) {
+  (void)cls;
+  uint32_t kw[8], words[8 * B3J_MAX_SUBTREES];
+  if (!b3j_key(env, key, kw)) return 0;
+  const blake3_kernel *k = b3j_kernel(isa);
+  uint8_t *p = (uint8_t *)(*env)->GetPrimitiveArrayCritical(env, in, NULL);
+  if (p == NULL) {
+    b3j_throw_oom(env);
+    return 0;
+  }
+  size_t n = blake3_hash_subtrees(k, p + off, (size_t)len, kw, (uint64_t)counter, (uint8_t)flags,
+                                  words);
+  (*env)->ReleasePrimitiveArrayCritical(env, in, p, JNI_ABORT);
+  return b3j_store_cvs(env, cvs, cvs_off, words, n);
+}
+
+static jint JNICALL b3j_hash_subtrees_direct(JNIEnv *env, jclass cls, jint isa, jobject in,
+                                             jint off, jint len, jintArray key, jlong counter,
+                                             jint flags, jintArray cvs, jint cvs_off) {
+  (void)cls;
+  uint32_t kw[8], words[8 * B3J_MAX_SUBTREES];
+  if (!b3j_key(env, key, kw)) return 0;
+  uint8_t *p = b3j_direct(env, in);
+  if (p == NULL) return 0;
+  size_t n = blake3_hash_subtrees(b3j_kernel(isa), p + off, (size_t)len, kw, (uint64_t)counter,
+                                  (uint8_t)flags, words);
+  return b3j_store_cvs(env, cvs, cvs_off, words, n);
+}
+
+/* One-shot hash of `input` (already resolved) into the pinned `out` array. */
+static void b3j_oneshot_into(JNIEnv *env, const blake3_kernel *k, const uint8_t *input, jint len,
+                             const uint32_t kw[8], jint flags, jlong seek, jbyteArray out,
+                             jint out_off, jint out_len, jbyteArray in_to_release,
+                             uint8_t *in_pinned) {
+  uint8_t *o = (uint8_t *)(*env)->GetPrimitiveArrayCritical(env, out, NULL);
+  if (o == NULL) {
+    if (in_pinned != NULL)
+      (*env)->ReleasePrimitiveArrayCritical(env, in_to_release, in_pinned, JNI_ABORT);
+    b3j_throw_oom(env);
+    return;
+  }
+  blake3_hash_oneshot(k, input, (size_t)len, kw, (uint8_t)flags, (uint64_t)seek, o + out_off,
+                      (size_t)out_len);
+  (*env)->ReleasePrimitiveArrayCritical(env, out, o, 0);
+  if (in_pinned != NULL)
+    (*env)->ReleasePrimitiveArrayCritical(env, in_to_release, in_pinned, JNI_ABORT);
+}
+
+static void JNICALL b3j_hash_oneshot(JNIEnv *env, jclass cls, jint isa, jbyteArray in, jint off,
+                                     jint len, jintArray key, jint flags, jlong seek,
+                                     jbyteArray out, jint out_off, jint out_len) {
+  (void)cls;
+  uint32_t kw[8];
+  if (out_len <= 0) return;
+  if (!b3j_key(env, key, kw)) return;
+  const blake3_kernel *k = b3j_kernel(isa);
+  uint8_t *p = NULL;
+  if (len > 0) {
+    p = (uint8_t *)(*env)->GetPrimitiveArrayCritical(env, in, NULL);
+    if (p == NULL) {
+      b3j_throw_oom(env);
+      return;
+    }
+  }
+  b3j_oneshot_into(env, k, p != NULL ? p + off : NULL, len, kw, flags, seek, out, out_off,
+                   out_len, in, p);
+}
+
+static void JNICALL b3j_hash_oneshot_direct(JNIEnv *env, jclass cls, jint isa, jobject in,
+                                            jint off, jint len, jintArray key, jint flags,
+                                            jlong seek, jbyteArray out, jint out_off,
+                                            jint out_len) {
+  (void)cls;
+  uint32_t kw[8];
+  if (out_len <= 0) return;
+  if (!b3j_key(env, key, kw)) return;
+  const uint8_t *p = NULL;
+  if (len > 0) {
+    uint8_t *base = b3j_direct(env, in);
+    if (base == NULL) return;
+    p = base + off;
+  }
+  b3j_oneshot_into(env, b3j_kernel(isa), p, len, kw, flags, seek, out, out_off, out_len, NULL,
+                   NULL);
+}
+
+static void JNICALL b3j_root_output(JNIEnv *env, jclass cls, jint isa, jintArray cv,
+                                    jintArray block, jint block_len, jint flags, jlong position,
+                                    jbyteArray out, jint out_off, jint out_len) {
+  (void)cls;
+  uint32_t cvw[8], bw[16];
+  if (out_len <= 0) return;
+  (*env)->GetIntArrayRegion(env, cv, 0, 8, (jint *)cvw);
+  if ((*env)->ExceptionCheck(env)) return;
+  (*env)->GetIntArrayRegion(env, block, 0, 16, (jint *)bw);
+  if ((*env)->ExceptionCheck(env)) return;
+  const blake3_kernel *k = b3j_kernel(isa);
+  uint8_t *o = (uint8_t *)(*env)->GetPrimitiveArrayCritical(env, out, NULL);
+  if (o == NULL) {
+    b3j_throw_oom(env);
+    return;
+  }
+  blake3_root_output(k, cvw, bw, (uint8_t)block_len, (uint8_t)flags, (uint64_t)position,
+                     o + out_off, (size_t)out_len);
+  (*env)->ReleasePrimitiveArrayCritical(env, out, o, 0);
+}
+
+static JNINativeMethod b3j_methods[] = {
+    {"abiVersion", "()I", (void *)b3j_abi_version},
+    {"supportedIsas", "()I", (void *)b3j_supported_isas},
+    {"selectIsa", "(I)I", (void *)b3j_select_isa},
+    {"degree", "(I)I", (void *)b3j_degree},
+    {"hashSubtrees", "(I[BII[IJI[II)I", (void *)b3j_hash_subtrees},
+    {"hashSubtreesDirect", "(ILjava/nio/ByteBuffer;II[IJI[II)I", (void *)b3j_hash_subtrees_direct},
+    {"hashOneShot", "(I[BII[IIJ[BII)V", (void *)b3j_hash_oneshot},
+    {"hashOneShotDirect", "(ILjava/nio/ByteBuffer;II[IIJ[BII)V", (void *)b3j_hash_oneshot_direct},
+    {"rootOutput", "(I[I[IIIJ[BII)V", (void *)b3j_root_output},
+};
+
+/* The binary name from the system property (or the default), dots turned into slashes. */
+static int b3j_class_name(JNIEnv *env, char *buf, size_t cap) {
+  const char *src = B3J_DEFAULT_CLASS;
+  const char *utf = NULL;
+  jstring value = NULL;
+  jclass sys = (*env)->FindClass(env, "java/lang/System");
+  if (sys == NULL) return 0;
+  jmethodID get = (*env)->GetStaticMethodID(env, sys, "getProperty",
+                                            "(Ljava/lang/String;)Ljava/lang/String;");
+  jstring key = get != NULL ? (*env)->NewStringUTF(env, B3J_PROPERTY) : NULL;
+  if (key != NULL) value = (jstring)(*env)->CallStaticObjectMethod(env, sys, get, key);
+  if ((*env)->ExceptionCheck(env)) return 0;
+  if (value != NULL) {
+    utf = (*env)->GetStringUTFChars(env, value, NULL);
+    if (utf == NULL) return 0;
+    src = utf;
+  }
+  size_t n = 0;
+  int ok = 1;
+  for (; src[n] != '\0'; n++) {
+    if (n + 1 >= cap) {
+      ok = 0;
+      break;
+    }
+    buf[n] = src[n] == '.' ? '/' : src[n];
+  }
+  buf[n] = '\0';
+  if (utf != NULL) (*env)->ReleaseStringUTFChars(env, value, utf);
+  if (n == 0) ok = 0;
+  (*env)->DeleteLocalRef(env, sys);
+  if (key != NULL) (*env)->DeleteLocalRef(env, key);
+  if (value != NULL) (*env)->DeleteLocalRef(env, value);
+  return ok;
+}
+
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM *vm, void *reserved) {
+  (void)reserved;
+  JNIEnv *env = NULL;
+  if ((*vm)->GetEnv(vm, (void **)&env, JNI_VERSION_1_6) != JNI_OK || env == NULL) return JNI_ERR;
+  char name[512];
+  jclass cls = NULL;
+  if (!b3j_class_name(env, name, sizeof name)) goto fail;
+  cls = (*env)->FindClass(env, name);
+  if (cls == NULL) goto fail;
+  if ((*env)->RegisterNatives(env, cls, b3j_methods,
+                              (jint)(sizeof b3j_methods / sizeof b3j_methods[0])) != JNI_OK)
+    goto fail;
+  (*env)->DeleteLocalRef(env, cls);
+  (void)blake3_supported_isas(); /* detect the CPU now rather than on the first hash */
+  return JNI_VERSION_1_6;
+fail:
+  if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+  if (cls != NULL) (*env)->DeleteLocalRef(env, cls);
+  return JNI_ERR;
+}

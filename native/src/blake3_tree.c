@@ -1,0 +1,234 @@
+/*
+ * blake3-fast: the hash tree above the kernels, written once for all of them.
+ *
+ * No allocation; stack use is bounded (about 10 KiB at the deepest point):
+ *   - a "wide" pass hashes up to B3T_GROUP consecutive chunks through hash_many, `degree` at a
+ *     time, then reduces their CVs level by level, again through hash_many with PARENT. Pairing
+ *     neighbours and promoting an odd last CV unchanged to the next level builds exactly the
+ *     BLAKE3 tree (left subtree = the largest power of two of chunks smaller than the total).
+ *   - a power-of-two subtree larger than one group is hashed group by group, with a stack of
+ *     group CVs merged lazily (one merge per trailing zero bit of the number of groups done).
+ *   - a one-shot hash peels off left subtrees (largest power of two strictly below what is
+ *     left) until at most one group remains, hashes that tail the wide way, then folds the
+ *     right spine. Only the root node gets ROOT, in the output stage.
+ */
+#include "blake3_impl.h"
+
+#define B3T_GROUP 128u      /* chunks per wide pass: 128 CVs = 4 KiB of stack */
+#define B3T_MAX_LEVELS 64u  /* CV stack depth: enough for any 64-bit chunk count */
+#define B3T_BLOCKS_PER_CHUNK (BLAKE3_CHUNK_LEN / BLAKE3_BLOCK_LEN)
+
+static void b3t_cv_to_bytes(const uint32_t cv[8], uint8_t out[32]) {
+  for (int i = 0; i < 8; i++) blake3_store32(out + 4 * i, cv[i]);
+}
+
+static uint64_t b3t_floor_pow2(uint64_t x) { /* x > 0 */
+  return (uint64_t)1 << (63 - __builtin_clzll(x));
+}
+
+/* Compresses all but the last block of a chunk of len bytes (0..1024) and leaves the node of
+ * the last block: cv, the zero-padded block, its length and its flags (CHUNK_END included). */
+static void b3t_chunk_open(const blake3_kernel *k, const uint8_t *chunk, size_t len,
+                           const uint32_t key[8], uint64_t counter, uint8_t flags, uint32_t cv[8],
+                           uint8_t block[BLAKE3_BLOCK_LEN], uint8_t *block_len,
+                           uint8_t *block_flags) {
+  memcpy(cv, key, 32);
+  size_t nblocks = len == 0 ? 1 : (len + BLAKE3_BLOCK_LEN - 1) / BLAKE3_BLOCK_LEN;
+  uint8_t f = (uint8_t)(flags | CHUNK_START);
+  for (size_t b = 0; b + 1 < nblocks; b++) {
+    k->compress_in_place(cv, chunk + b * BLAKE3_BLOCK_LEN, BLAKE3_BLOCK_LEN, counter, f);
+    f = flags;
+  }
+  size_t rest = len - (nblocks - 1) * BLAKE3_BLOCK_LEN;
+  memset(block, 0, BLAKE3_BLOCK_LEN);
+  if (rest > 0) memcpy(block, chunk + (nblocks - 1) * BLAKE3_BLOCK_LEN, rest);
+  *block_len = (uint8_t)rest;
+  *block_flags = (uint8_t)(f | CHUNK_END);
+}
+
+/* The CV of one non-root chunk of len bytes (1..1024). */
+static void b3t_chunk_cv(const blake3_kernel *k, const uint8_t *chunk, size_t len,
+                         const uint32_t key[8], uint64_t counter, uint8_t flags, uint8_t out[32]) {
+  uint32_t cv[8];
+  uint8_t block[BLAKE3_BLOCK_LEN], block_len, block_flags;
+  b3t_chunk_open(k, chunk, len, key, counter, flags, cv, block, &block_len, &block_flags);
+  k->compress_in_place(cv, block, block_len, counter, block_flags);
+  b3t_cv_to_bytes(cv, out);
+}
+
+/* The CV of a non-root parent node whose 64-byte block is two child CVs. out may alias block. */
+static void b3t_parent_cv(const blake3_kernel *k, const uint8_t block[BLAKE3_BLOCK_LEN],
+                          const uint32_t key[8], uint8_t flags, uint8_t out[32]) {
+  uint32_t cv[8];
+  memcpy(cv, key, 32);
+  k->compress_in_place(cv, block, BLAKE3_BLOCK_LEN, 0, (uint8_t)(flags | PARENT));
+  b3t_cv_to_bytes(cv, out);
+}
+
+/* Reduces `count` CVs (32 bytes each, in place) level by level until at most `stop` remain;
+ * returns how many remain. */
+static size_t b3t_reduce(const blake3_kernel *k, uint8_t *cvs, size_t count, size_t stop,
+                         const uint32_t key[8], uint8_t flags) {
+  const size_t deg = k->degree;
+  const uint8_t *ptrs[BLAKE3_MAX_DEGREE];
+  uint8_t tmp[BLAKE3_MAX_DEGREE * 32];
+  while (count > stop) {
+    const size_t pairs = count / 2;
+    for (size_t i = 0; i < pairs; i += deg) {
+      const size_t n = pairs - i < deg ? pairs - i : deg;
+      for (size_t j = 0; j < n; j++) ptrs[j] = cvs + 64 * (i + j);
+      k->hash_many(ptrs, n, 1, key, 0, 0, (uint8_t)(flags | PARENT), 0, 0, tmp);
+      /* the batch's inputs start at 64 * i >= 32 * i: what we overwrite is already read */
+      memcpy(cvs + 32 * i, tmp, 32 * n);
+    }
+    if (count & 1) memcpy(cvs + 32 * pairs, cvs + 32 * (count - 1), 32);
+    count = pairs + (count & 1);
+  }
+  return count;
+}
+
+/* Hashes m (1..B3T_GROUP) consecutive chunks starting at chunk `counter`; all are full except
+ * that the last holds last_len bytes (1..1024). Reduces to at most `stop` (1 or 2) CVs and
+ * writes them to out; returns how many. */
+static size_t b3t_wide(const blake3_kernel *k, const uint8_t *input, size_t m, size_t last_len,
+                       const uint32_t key[8], uint64_t counter, uint8_t flags, size_t stop,
+                       uint8_t *out) {
+  uint8_t cvs[B3T_GROUP * 32];
+  const uint8_t *ptrs[BLAKE3_MAX_DEGREE];
+  const size_t deg = k->degree;
+  const size_t full = last_len == BLAKE3_CHUNK_LEN ? m : m - 1;
+  for (size_t i = 0; i < full; i += deg) {
+    const size_t n = full - i < deg ? full - i : deg;
+    for (size_t j = 0; j < n; j++) ptrs[j] = input + (i + j) * BLAKE3_CHUNK_LEN;
+    k->hash_many(ptrs, n, B3T_BLOCKS_PER_CHUNK, key, counter + i, 1, flags, CHUNK_START,
+                 CHUNK_END, cvs + 32 * i);
+  }
+  if (full < m)
+    b3t_chunk_cv(k, input + full * BLAKE3_CHUNK_LEN, last_len, key, counter + full, flags,
+                 cvs + 32 * full);
+  const size_t left = b3t_reduce(k, cvs, m, stop, key, flags);
+  memcpy(out, cvs, 32 * left);
+  return left;
+}
+
+/* The CV of the aligned subtree of n chunks (a power of two) starting at chunk `counter`. */
+static void b3t_subtree(const blake3_kernel *k, const uint8_t *input, uint64_t n,
+                        const uint32_t key[8], uint64_t counter, uint8_t flags, uint8_t out[32]) {
+  if (n <= B3T_GROUP) {
+    b3t_wide(k, input, (size_t)n, BLAKE3_CHUNK_LEN, key, counter, flags, 1, out);
+    return;
+  }
+  uint8_t stack[B3T_MAX_LEVELS * 32];
+  size_t depth = 0;
+  const uint64_t groups = n / B3T_GROUP;
+  for (uint64_t g = 0; g < groups; g++) {
+    b3t_wide(k, input + (size_t)g * B3T_GROUP * BLAKE3_CHUNK_LEN, B3T_GROUP, BLAKE3_CHUNK_LEN,
+             key, counter + g * B3T_GROUP, flags, 1, stack + 32 * depth);
+    depth++;
+    for (uint64_t done = g + 1; (done & 1) == 0; done >>= 1) {
+      b3t_parent_cv(k, stack + 32 * (depth - 2), key, flags, stack + 32 * (depth - 2));
+      depth--;
+    }
+  }
+  memcpy(out, stack, 32);
+}
+
+/* Root output bytes [position, position + out_len) of a node given as bytes. */
+static void b3t_output(const blake3_kernel *k, const uint32_t cv[8],
+                       const uint8_t block[BLAKE3_BLOCK_LEN], uint8_t block_len, uint8_t flags,
+                       uint64_t position, uint8_t *out, size_t out_len) {
+  const uint8_t f = (uint8_t)(flags | ROOT);
+  uint64_t counter = position / BLAKE3_BLOCK_LEN;
+  const size_t skip = (size_t)(position % BLAKE3_BLOCK_LEN);
+  uint8_t tmp[BLAKE3_BLOCK_LEN];
+  if (out_len == 0) return;
+  if (skip != 0) {
+    k->compress_xof(cv, block, block_len, counter, f, tmp);
+    size_t take = BLAKE3_BLOCK_LEN - skip;
+    if (take > out_len) take = out_len;
+    memcpy(out, tmp + skip, take);
+    out += take;
+    out_len -= take;
+    counter++;
+  }
+  const size_t whole = out_len / BLAKE3_BLOCK_LEN;
+  if (whole != 0) {
+    k->xof_many(cv, block, block_len, counter, f, out, whole);
+    out += whole * BLAKE3_BLOCK_LEN;
+    out_len -= whole * BLAKE3_BLOCK_LEN;
+    counter += whole;
+  }
+  if (out_len != 0) {
+    k->compress_xof(cv, block, block_len, counter, f, tmp);
+    memcpy(out, tmp, out_len);
+  }
+}
+
+size_t blake3_hash_subtrees(const blake3_kernel *k, const uint8_t *input, size_t len,
+                            const uint32_t key[8], uint64_t counter, uint8_t flags,
+                            uint32_t *cvs_out) {
+  uint64_t chunks = len / BLAKE3_CHUNK_LEN;
+  size_t count = 0;
+  while (chunks > 0) {
+    uint64_t size = b3t_floor_pow2(chunks);
+    if (counter != 0) {
+      const uint64_t align = counter & (~counter + 1); /* lowest set bit */
+      if (align < size) size = align;
+    }
+    uint8_t cv[32];
+    b3t_subtree(k, input, size, key, counter, flags, cv);
+    for (int w = 0; w < 8; w++) cvs_out[8 * count + w] = blake3_load32(cv + 4 * w);
+    count++;
+    input += (size_t)size * BLAKE3_CHUNK_LEN;
+    chunks -= size;
+    counter += size;
+  }
+  return count;
+}
+
+void blake3_hash_oneshot(const blake3_kernel *k, const uint8_t *input, size_t len,
+                         const uint32_t key[8], uint8_t flags, uint64_t seek, uint8_t *out,
+                         size_t out_len) {
+  uint32_t cv[8];
+  uint8_t block[BLAKE3_BLOCK_LEN];
+  if (len <= BLAKE3_CHUNK_LEN) { /* one chunk: its last block is the root node */
+    uint8_t block_len, block_flags;
+    b3t_chunk_open(k, input, len, key, 0, flags, cv, block, &block_len, &block_flags);
+    b3t_output(k, cv, block, block_len, block_flags, seek, out, out_len);
+    return;
+  }
+  const uint64_t chunks = len / BLAKE3_CHUNK_LEN + (len % BLAKE3_CHUNK_LEN != 0);
+  const size_t last_len = len - (size_t)(chunks - 1) * BLAKE3_CHUNK_LEN;
+
+  uint8_t lefts[B3T_MAX_LEVELS * 32];
+  size_t nleft = 0;
+  uint64_t pos = 0, remaining = chunks;
+  while (remaining > B3T_GROUP) {
+    const uint64_t size = b3t_floor_pow2(remaining - 1);
+    b3t_subtree(k, input + (size_t)pos * BLAKE3_CHUNK_LEN, size, key, pos, flags,
+                lefts + 32 * nleft);
+    nleft++;
+    pos += size;
+    remaining -= size;
+  }
+  /* the tail: the whole root when nothing was peeled off, else the last right child */
+  b3t_wide(k, input + (size_t)pos * BLAKE3_CHUNK_LEN, (size_t)remaining, last_len, key, pos,
+           flags, nleft == 0 ? 2 : 1, nleft == 0 ? block : block + 32);
+  if (nleft > 0) {
+    for (size_t i = nleft - 1; i >= 1; i--) {
+      memcpy(block, lefts + 32 * i, 32);
+      b3t_parent_cv(k, block, key, flags, block + 32);
+    }
+    memcpy(block, lefts, 32);
+  }
+  memcpy(cv, key, 32);
+  b3t_output(k, cv, block, BLAKE3_BLOCK_LEN, (uint8_t)(flags | PARENT), seek, out, out_len);
+}
+
+void blake3_root_output(const blake3_kernel *k, const uint32_t cv[8], const uint32_t block[16],
+                        uint8_t block_len, uint8_t flags, uint64_t position, uint8_t *out,
+                        size_t out_len) {
+  uint8_t bytes[BLAKE3_BLOCK_LEN];
+  for (int i = 0; i < 16; i++) blake3_store32(bytes + 4 * i, block[i]);
+  b3t_output(k, cv, bytes, block_len, flags, position, out, out_len);
+}
