@@ -63,6 +63,12 @@ INLINE __m512i z_rot7(__m512i x) { return _mm512_ror_epi32(x, 7); }
 
 #define PSHUFD(x, i0, i1, i2, i3) _mm_shuffle_epi32((x), _MM_SHUFFLE(i3, i2, i1, i0))
 
+/* Stores 128-bit lane `lane` (a constant 1..3) of zmm v at p. The memory form of vextracti32x4
+ * is a plain store, with no shuffle uop; gcc 12 does not fuse _mm512_extracti32x4_epi32 with
+ * a store, hence the asm. */
+#define STORE_LANE(p, v, lane)                                                               \
+  __asm__("vextracti32x4 $" #lane ", %1, %0" : "=m"(*(__m128i_u *)(void *)(p)) : "v"(v))
+
 /* ---- row-wise compression ------------------------------------------------------------- */
 
 /* Rows r0..r3 hold state words 0-3, 4-7, 8-11, 12-15. For the diagonal step rows 0, 2 and 3
@@ -199,39 +205,38 @@ void blake3_compress_xof_avx512(const uint32_t cv[8], const uint8_t block[BLAKE3
 
 /* ---- sixteen lanes (zmm) -------------------------------------------------------------- */
 
-/* 16x16 transpose of 32-bit words: x[i] lane j becomes x[j] lane i. Two in-lane unpack
- * stages gather four rows' words inside each 128-bit lane, two 128-bit shuffles finish. */
-INLINE void transpose16(__m512i x[16]) {
-  __m512i lo32[8], hi32[8], s[4][4];
-  for (int k = 0; k < 8; k++) {
-    lo32[k] = _mm512_unpacklo_epi32(x[2 * k], x[2 * k + 1]);
-    hi32[k] = _mm512_unpackhi_epi32(x[2 * k], x[2 * k + 1]);
-  }
-  /* s[g][r], 128-bit lane q: word 4q+r of rows 4g..4g+3. */
+/* Four rows (zmm) a..d: t[r], 128-bit lane q <- word 4q+r of rows a, b, c, d. */
+INLINE void gather4x4(__m512i a, __m512i b, __m512i c, __m512i d, __m512i t[4]) {
+  const __m512i ab0 = _mm512_unpacklo_epi32(a, b), ab1 = _mm512_unpackhi_epi32(a, b);
+  const __m512i cd0 = _mm512_unpacklo_epi32(c, d), cd1 = _mm512_unpackhi_epi32(c, d);
+  t[0] = _mm512_unpacklo_epi64(ab0, cd0);
+  t[1] = _mm512_unpackhi_epi64(ab0, cd0);
+  t[2] = _mm512_unpacklo_epi64(ab1, cd1);
+  t[3] = _mm512_unpackhi_epi64(ab1, cd1);
+}
+
+/* The 16x16 transpose of rows[0..15] (64 bytes each) written to dst: half the shuffles of a
+ * register transpose, the 128-bit pieces land in place through stores instead. Row i, word w
+ * goes to dst + 64 * w + 4 * i. */
+INLINE void transpose16_store(const __m512i rows[16], uint8_t *dst) {
   for (int g = 0; g < 4; g++) {
-    s[g][0] = _mm512_unpacklo_epi64(lo32[2 * g], lo32[2 * g + 1]);
-    s[g][1] = _mm512_unpackhi_epi64(lo32[2 * g], lo32[2 * g + 1]);
-    s[g][2] = _mm512_unpacklo_epi64(hi32[2 * g], hi32[2 * g + 1]);
-    s[g][3] = _mm512_unpackhi_epi64(hi32[2 * g], hi32[2 * g + 1]);
-  }
-  for (int r = 0; r < 4; r++) {
-    const __m512i e0 = _mm512_shuffle_i32x4(s[0][r], s[1][r], 0x88); /* lanes 0 2 | 0 2 */
-    const __m512i o0 = _mm512_shuffle_i32x4(s[0][r], s[1][r], 0xDD); /* lanes 1 3 | 1 3 */
-    const __m512i e1 = _mm512_shuffle_i32x4(s[2][r], s[3][r], 0x88);
-    const __m512i o1 = _mm512_shuffle_i32x4(s[2][r], s[3][r], 0xDD);
-    x[r] = _mm512_shuffle_i32x4(e0, e1, 0x88);
-    x[8 + r] = _mm512_shuffle_i32x4(e0, e1, 0xDD);
-    x[4 + r] = _mm512_shuffle_i32x4(o0, o1, 0x88);
-    x[12 + r] = _mm512_shuffle_i32x4(o0, o1, 0xDD);
+    __m512i t[4];
+    gather4x4(rows[4 * g], rows[4 * g + 1], rows[4 * g + 2], rows[4 * g + 3], t);
+    for (int r = 0; r < 4; r++) {
+      uint8_t *o = dst + 64 * r + 16 * g;
+      x_st(o, _mm512_castsi512_si128(t[r]));
+      STORE_LANE(o + 64 * 4, t[r], 1);
+      STORE_LANE(o + 64 * 8, t[r], 2);
+      STORE_LANE(o + 64 * 12, t[r], 3);
+    }
   }
 }
 
 /* dst[w] lane i <- word w of the block at in[i] + off. */
 INLINE void load_transposed16(const uint8_t *const in[16], size_t off, __m512i dst[16]) {
-  __m512i t[16];
-  for (int i = 0; i < 16; i++) t[i] = z_ld(in[i] + off);
-  transpose16(t);
-  for (int i = 0; i < 16; i++) dst[i] = t[i];
+  __m512i rows[16];
+  for (int i = 0; i < 16; i++) rows[i] = z_ld(in[i] + off);
+  transpose16_store(rows, (uint8_t *)dst);
 }
 
 /* Hashes in[0..15] (blocks blocks each) to sixteen CVs written at out[0..511]. */
@@ -260,32 +265,18 @@ static void hash16(const uint8_t *const in[16], size_t blocks, const uint32_t ke
     SEVEN_ROUNDS(z_);
     for (int i = 0; i < 8; i++) h[i] = z_xor(v[i], v[i + 8]);
   }
-  /* h[k] lane n is word k of input n. Two unpack stages: p[r] (words 0-3) and q[r] (words
-   * 4-7) hold, in 128-bit lane j, input 4j+r. Then pair them up into 64-byte rows holding
-   * inputs 2i and 2i+1. */
-  __m512i lo32[4], hi32[4], p[4], q[4];
-  for (int k = 0; k < 4; k++) {
-    lo32[k] = _mm512_unpacklo_epi32(h[2 * k], h[2 * k + 1]);
-    hi32[k] = _mm512_unpackhi_epi32(h[2 * k], h[2 * k + 1]);
-  }
-  p[0] = _mm512_unpacklo_epi64(lo32[0], lo32[1]);
-  p[1] = _mm512_unpackhi_epi64(lo32[0], lo32[1]);
-  p[2] = _mm512_unpacklo_epi64(hi32[0], hi32[1]);
-  p[3] = _mm512_unpackhi_epi64(hi32[0], hi32[1]);
-  q[0] = _mm512_unpacklo_epi64(lo32[2], lo32[3]);
-  q[1] = _mm512_unpackhi_epi64(lo32[2], lo32[3]);
-  q[2] = _mm512_unpacklo_epi64(hi32[2], hi32[3]);
-  q[3] = _mm512_unpackhi_epi64(hi32[2], hi32[3]);
-  __m512i u[4], w[4];
-  for (int r = 0; r < 4; r++) {
-    u[r] = _mm512_shuffle_i32x4(p[r], q[r], 0x44); /* p0 p1 q0 q1: inputs r and 4+r */
-    w[r] = _mm512_shuffle_i32x4(p[r], q[r], 0xEE); /* p2 p3 q2 q3: inputs 8+r and 12+r */
-  }
-  for (int r = 0; r < 4; r += 2) {
-    z_st(out + 32 * r, _mm512_shuffle_i32x4(u[r], u[r + 1], 0x88));
-    z_st(out + 32 * (4 + r), _mm512_shuffle_i32x4(u[r], u[r + 1], 0xDD));
-    z_st(out + 32 * (8 + r), _mm512_shuffle_i32x4(w[r], w[r + 1], 0x88));
-    z_st(out + 32 * (12 + r), _mm512_shuffle_i32x4(w[r], w[r + 1], 0xDD));
+  /* h[k] lane n is word k of input n; gather4x4 leaves words 0-3 (then 4-7) of input 4q+r
+   * in 128-bit lane q of t[r]. */
+  for (int half = 0; half < 2; half++) {
+    __m512i t[4];
+    gather4x4(h[4 * half], h[4 * half + 1], h[4 * half + 2], h[4 * half + 3], t);
+    for (int r = 0; r < 4; r++) {
+      uint8_t *o = out + 32 * r + 16 * half;
+      x_st(o, _mm512_castsi512_si128(t[r]));
+      STORE_LANE(o + 32 * 4, t[r], 1);
+      STORE_LANE(o + 32 * 8, t[r], 2);
+      STORE_LANE(o + 32 * 12, t[r], 3);
+    }
   }
 }
 
@@ -398,9 +389,10 @@ void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, si
 
 /* ---- xof_many ------------------------------------------------------------------------- */
 
-/* Sixteen output blocks (counters counter..counter+15) written at out[0..1023]. */
+/* The sixteen output blocks for counters counter..counter+15, word-major: res[w] lane j is
+ * word w of block j. */
 static void xof16(const uint32_t cv[8], const uint8_t block[64], uint8_t block_len,
-                  uint64_t counter, uint8_t flags, uint8_t *out) {
+                  uint64_t counter, uint8_t flags, __m512i res[16]) {
   __m512i m[16], v[16];
   for (int i = 0; i < 16; i++) m[i] = z_set1(blake3_load32(block + 4 * i));
   for (int i = 0; i < 8; i++) v[i] = z_set1(cv[i]);
@@ -417,25 +409,37 @@ static void xof16(const uint32_t cv[8], const uint8_t block[64], uint8_t block_l
   v[15] = z_set1(flags);
   SEVEN_ROUNDS(z_);
   for (int i = 0; i < 8; i++) {
-    v[i] = z_xor(v[i], v[i + 8]);
-    v[i + 8] = z_xor(v[i + 8], z_set1(cv[i]));
+    res[i] = z_xor(v[i], v[i + 8]);
+    res[i + 8] = z_xor(v[i + 8], z_set1(cv[i]));
   }
-  transpose16(v);
-  for (int j = 0; j < 16; j++) z_st(out + 64 * j, v[j]);
 }
+
+/* Writes xof16's result as sixteen consecutive 64-byte blocks. */
+INLINE void store_blocks16(const __m512i res[16], uint8_t *out) { transpose16_store(res, out); }
 
 void blake3_xof_many_avx512(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
                             uint8_t block_len, uint64_t counter, uint8_t flags, uint8_t *out,
                             size_t n) {
-  for (; n >= 16; n -= 16, counter += 16, out += 16 * BLAKE3_BLOCK_LEN)
-    xof16(cv, block, block_len, counter, flags, out);
-  if (n >= 3) {
-    /* Cheaper as one more wide pass than as three or more single compressions. */
-    uint8_t tmp[16 * BLAKE3_BLOCK_LEN];
-    xof16(cv, block, block_len, counter, flags, tmp);
-    memcpy(out, tmp, n * BLAKE3_BLOCK_LEN);
+  const size_t groups = n / 16, rest = n % 16;
+  /* Three or more left over: cheaper as one more wide pass than one compression each. */
+  const int wide_tail = rest >= 3;
+  uint8_t tmp[16 * BLAKE3_BLOCK_LEN];
+  /* Software-pipelined: group g-1's transpose and stores are issued next to group g's rounds,
+   * so the shuffles fill gaps instead of running alone between groups. */
+  __m512i pending[16];
+  uint8_t *pending_out = NULL;
+  for (size_t g = 0; g < groups + (size_t)wide_tail; g++) {
+    if (pending_out) store_blocks16(pending, pending_out);
+    xof16(cv, block, block_len, counter + 16 * g, flags, pending);
+    pending_out = g < groups ? out + 16 * BLAKE3_BLOCK_LEN * g : tmp;
+  }
+  if (pending_out) store_blocks16(pending, pending_out);
+  out += 16 * BLAKE3_BLOCK_LEN * groups;
+  counter += 16 * groups;
+  if (wide_tail) {
+    memcpy(out, tmp, rest * BLAKE3_BLOCK_LEN);
     return;
   }
-  for (; n > 0; n--, counter++, out += BLAKE3_BLOCK_LEN)
-    blake3_compress_xof_avx512(cv, block, block_len, counter, flags, out);
+  for (size_t j = 0; j < rest; j++)
+    blake3_compress_xof_avx512(cv, block, block_len, counter + j, flags, out + 64 * j);
 }
