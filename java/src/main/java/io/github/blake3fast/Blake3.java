@@ -2,11 +2,11 @@ package io.github.blake3fast;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 
 /**
  * BLAKE3: hashing, keyed hashing (a MAC), key derivation and extendable output.
@@ -103,27 +103,53 @@ public final class Blake3 {
   }
 
   /**
-   * The 32-byte hash of a file's contents, read in large blocks. Files that are not regular
-   * (pipes, devices) are read as streams.
+   * The 32-byte hash of a file's contents, the fastest way this library knows: a regular file
+   * of 4 MiB or more is read and hashed in parallel by the calling thread and the common
+   * {@link ForkJoinPool}, in large aligned windows read with positional reads (measured faster
+   * here than memory-mapping); smaller ones are read sequentially. Files that are not regular
+   * (pipes, {@code /dev/stdin}, devices) are read as streams. See
+   * {@link Blake3Hasher#updateFile(Path, int)} to choose the number of threads.
    *
-   * @throws IOException if the file cannot be opened or read
+   * @throws IOException if the file cannot be opened or read, or shrinks while it is read
    */
   public static byte[] hashFile(Path file) throws IOException {
-    Objects.requireNonNull(file, "file");
-    Blake3Hasher h = newHasher();
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      ByteBuffer buf = ByteBuffer.allocate(1 << 20);
-      while (ch.read(buf) >= 0) {
-        if (!buf.hasRemaining()) {
-          buf.flip();
-          h.update(buf);
-          buf.clear();
-        }
-      }
-      buf.flip();
-      h.update(buf);
+    return newHasher().updateFile(file).digest();
+  }
+
+  /**
+   * The 32-byte hash of {@code input}, computed by the calling thread and the common
+   * {@link ForkJoinPool} together when it is large (about 1 MiB or more): the same value as
+   * {@link #hash(byte[])}.
+   */
+  public static byte[] hashParallel(byte[] input) {
+    return hashParallel(input, ForkJoinPool.commonPool());
+  }
+
+  /**
+   * The 32-byte hash of {@code input}, computed by the calling thread and the threads of
+   * {@code executor} when it is large: the same value as {@link #hash(byte[])}. See
+   * {@link Blake3Hasher#updateParallel(byte[], int, int, Executor)}.
+   */
+  public static byte[] hashParallel(byte[] input, Executor executor) {
+    Objects.requireNonNull(input, "input");
+    Objects.requireNonNull(executor, "executor");
+    if (input.length < Parallel.MIN_LEN) {
+      return hash(input);
     }
-    return h.digest();
+    return newHasher().updateParallel(input, 0, input.length, executor).digest();
+  }
+
+  /**
+   * The 32-byte hash of the buffer's remaining bytes (heap, direct or mapped), computed in
+   * parallel when they are many; the buffer's position moves to its limit.
+   */
+  public static byte[] hashParallel(ByteBuffer input, Executor executor) {
+    return newHasher().updateParallel(input, executor).digest();
+  }
+
+  /** As {@link #hashParallel(ByteBuffer, Executor)} on the common {@link ForkJoinPool}. */
+  public static byte[] hashParallel(ByteBuffer input) {
+    return hashParallel(input, ForkJoinPool.commonPool());
   }
 
   /** Lowercase hexadecimal of {@code bytes}. */

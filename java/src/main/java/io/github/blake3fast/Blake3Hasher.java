@@ -1,7 +1,13 @@
 package io.github.blake3fast;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.file.Path;
 import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 
 /**
  * A streaming BLAKE3 hasher: feed it input in any pieces, read the hash at any time.
@@ -9,6 +15,11 @@ import java.util.Objects;
  * <p>One thread at a time, like {@link java.security.MessageDigest}. Its state lives in Java
  * arrays: nothing to close, {@link #copy()} is an array copy. Tiny updates are gathered
  * internally, so feeding input 64 bytes at a time costs about the same as one big update.
+ *
+ * <p>Large inputs can be hashed on several threads ({@link #updateParallel(byte[], int, int,
+ * Executor)}, {@link #updateFile(Path)}); the result is always the one a single thread computes,
+ * because the input is cut only where the BLAKE3 tree itself splits. The hasher is still used
+ * by one thread at a time: the call returns when all threads are done.
  */
 public final class Blake3Hasher {
   private final TreeState state;
@@ -38,6 +49,116 @@ public final class Blake3Hasher {
   public Blake3Hasher update(ByteBuffer input) {
     Objects.requireNonNull(input, "input");
     state.update(input);
+    return this;
+  }
+
+  /**
+   * Adds {@code length} bytes of {@code input} from {@code offset}, hashing large inputs on the
+   * threads of {@code executor} and the calling thread. Inputs below about 1 MiB, and any input
+   * on a single-processor machine, are hashed on the calling thread alone. The executor is lent
+   * as many tasks as it has threads (at most the other processors); tasks it never runs, or
+   * rejects, are done by the calling thread, so a busy executor slows the call down but never
+   * deadlocks it, even when the caller is one of its threads.
+   *
+   * @throws RuntimeException whatever a task threw (rare: the kernels do not throw)
+   */
+  public Blake3Hasher updateParallel(byte[] input, int offset, int length, Executor executor) {
+    Checks.range(input, offset, length);
+    Objects.requireNonNull(executor, "executor");
+    state.updateParallel(input, null, offset, length, executor, Parallel.helpers(executor));
+    return this;
+  }
+
+  /** As {@link #updateParallel(byte[], int, int, Executor)} on the common {@link ForkJoinPool}. */
+  public Blake3Hasher updateParallel(byte[] input, int offset, int length) {
+    return updateParallel(input, offset, length, ForkJoinPool.commonPool());
+  }
+
+  /** As {@link #updateParallel(byte[], int, int, Executor)} for all of {@code input}, on the common pool. */
+  public Blake3Hasher updateParallel(byte[] input) {
+    Objects.requireNonNull(input, "input");
+    return updateParallel(input, 0, input.length, ForkJoinPool.commonPool());
+  }
+
+  /**
+   * Adds the buffer's remaining bytes (heap, direct or mapped) in parallel, as
+   * {@link #updateParallel(byte[], int, int, Executor)} does, and advances its position to its
+   * limit. The buffer must not be changed until the call returns.
+   */
+  public Blake3Hasher updateParallel(ByteBuffer input, Executor executor) {
+    Objects.requireNonNull(input, "input");
+    Objects.requireNonNull(executor, "executor");
+    int pos = input.position();
+    int len = input.remaining();
+    if (input.hasArray()) {
+      state.updateParallel(input.array(), null, input.arrayOffset() + pos, len, executor, Parallel.helpers(executor));
+    } else {
+      state.updateParallel(null, input, pos, len, executor, Parallel.helpers(executor));
+    }
+    input.position(pos + len);
+    return this;
+  }
+
+  /** As {@link #updateParallel(ByteBuffer, Executor)} on the common {@link ForkJoinPool}. */
+  public Blake3Hasher updateParallel(ByteBuffer input) {
+    return updateParallel(input, ForkJoinPool.commonPool());
+  }
+
+  /**
+   * Adds everything {@code input} delivers until its end; the stream is not closed. A
+   * {@link java.io.FileInputStream} is read through its channel.
+   *
+   * @throws IOException if reading fails; what was read before stays added
+   */
+  public Blake3Hasher update(InputStream input) throws IOException {
+    Objects.requireNonNull(input, "input");
+    FileHashing.update(state, input);
+    return this;
+  }
+
+  /**
+   * Adds everything {@code input} delivers until its end of stream; the channel is not closed.
+   *
+   * @throws IOException if reading fails; what was read before stays added
+   * @throws java.nio.channels.IllegalBlockingModeException for a channel in non-blocking mode
+   */
+  public Blake3Hasher update(ReadableByteChannel input) throws IOException {
+    Objects.requireNonNull(input, "input");
+    FileHashing.update(state, input);
+    return this;
+  }
+
+  /**
+   * Adds the contents of a file, the fastest way this library knows: a regular file is read
+   * into large buffers with positional reads, from 4 MiB on by the calling thread and the
+   * common {@link ForkJoinPool} together, each thread reading and hashing its own aligned
+   * window; smaller ones sequentially. Anything that is not a regular file (a pipe,
+   * {@code /dev/stdin}, a device) is read as a stream to its end. Files of any size (beyond
+   * 2 GiB too). The file is read to its end: bytes appended while it is read are included.
+   *
+   * @throws IOException if the file cannot be opened or read, or if it shrinks while it is read
+   *     (the message says so); the hasher's input is then undefined: {@link #reset()} it
+   */
+  public Blake3Hasher updateFile(Path file) throws IOException {
+    Objects.requireNonNull(file, "file");
+    Executor pool = ForkJoinPool.commonPool();
+    FileHashing.updateFile(state, file, pool, Parallel.helpers(pool));
+    return this;
+  }
+
+  /**
+   * As {@link #updateFile(Path)} with exactly {@code threads} threads for a large regular file:
+   * the calling thread and {@code threads - 1} threads started for the call. 1 reads the file
+   * sequentially on the calling thread.
+   *
+   * @throws IllegalArgumentException if threads is less than 1
+   */
+  public Blake3Hasher updateFile(Path file, int threads) throws IOException {
+    Objects.requireNonNull(file, "file");
+    if (threads < 1) {
+      throw new IllegalArgumentException("threads must be at least 1: " + threads);
+    }
+    FileHashing.updateFile(state, file, Parallel.NEW_THREAD, threads - 1);
     return this;
   }
 

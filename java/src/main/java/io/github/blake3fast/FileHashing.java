@@ -1,0 +1,233 @@
+package io.github.blake3fast;
+
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.IllegalBlockingModeException;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.SelectableChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Files, channels and streams into a tree state.
+ *
+ * <p>Measured on this machine (bench/FileBench, see the report in the commit log): reading into
+ * large buffers beats memory-mapping, and direct buffers beat heap ones for the native kernel
+ * (a heap buffer costs the JDK an extra copy). A regular file of at least {@link #PARALLEL_MIN}
+ * bytes is cut into windows of {@link #WINDOW} bytes, aligned in the whole input so that each is
+ * one subtree; threads claim windows, read each with a positional read into their own buffer
+ * and hash it while it is still in their cache, and the values are pushed in order. Memory
+ * mapping is not used at all: a mapped file that shrinks raises SIGBUS in whatever reads it,
+ * which in native code ends the JVM; reads turn the same event into an exception.
+ */
+final class FileHashing {
+  private FileHashing() {}
+
+  /** Bytes per window and per read: a power of two, at most the kernel's slice. */
+  static final int WINDOW = 1 << 20;
+  /** Regular files from this size are read and hashed in parallel. */
+  static final long PARALLEL_MIN = 4L << 20;
+  /** Windows per round of tasks: bounds the values held before they are pushed. */
+  private static final int BATCH = 1024;
+
+  private static final int POOL_MAX = Math.max(2, Math.min(16, Runtime.getRuntime().availableProcessors()));
+  private static final ConcurrentLinkedQueue<ByteBuffer> DIRECT_POOL = new ConcurrentLinkedQueue<>();
+  private static final ConcurrentLinkedQueue<ByteBuffer> HEAP_POOL = new ConcurrentLinkedQueue<>();
+  private static final AtomicInteger DIRECT_POOLED = new AtomicInteger();
+  private static final AtomicInteger HEAP_POOLED = new AtomicInteger();
+
+  /** A cleared window buffer: direct if the kernel reads direct buffers, else heap. */
+  private static ByteBuffer acquire(boolean direct) {
+    ByteBuffer b = (direct ? DIRECT_POOL : HEAP_POOL).poll();
+    if (b == null) {
+      return direct ? ByteBuffer.allocateDirect(WINDOW) : ByteBuffer.allocate(WINDOW);
+    }
+    (direct ? DIRECT_POOLED : HEAP_POOLED).decrementAndGet();
+    b.clear();
+    return b;
+  }
+
+  private static void release(ByteBuffer b) {
+    AtomicInteger pooled = b.isDirect() ? DIRECT_POOLED : HEAP_POOLED;
+    if (pooled.incrementAndGet() <= POOL_MAX) {
+      (b.isDirect() ? DIRECT_POOL : HEAP_POOL).offer(b);
+    } else {
+      pooled.decrementAndGet();
+    }
+  }
+
+  /**
+   * Adds a file's contents. A regular file is read to its end; from {@link #PARALLEL_MIN} bytes
+   * on with {@code helpers} threads of {@code executor} besides the caller (none: sequential).
+   * Anything else (pipe, device, /dev/stdin) is read as a stream to its end.
+   */
+  static void updateFile(TreeState state, Path file, Executor executor, int helpers) throws IOException {
+    BasicFileAttributes attrs = Files.readAttributes(file, BasicFileAttributes.class);
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+      if (!attrs.isRegularFile()) {
+        update(state, ch);
+        return;
+      }
+      long size = ch.size();
+      if (helpers >= 1 && size >= PARALLEL_MIN) {
+        readParallel(state, ch, file, size, executor, helpers);
+      } else {
+        ByteBuffer b = acquire(state.kernel().supportsDirect());
+        try {
+          long n = drain(state, ch, b);
+          checkNotShrunk(ch, file, size, n);
+        } finally {
+          release(b);
+        }
+      }
+    }
+  }
+
+  /**
+   * Hashes {@code size} bytes of a regular file (as it was when opened; more are read if it
+   * grew, to its end): a sequential head up to a window boundary of the whole input, the full
+   * windows that leave at least one byte after them in parallel, the rest sequentially.
+   */
+  static void readParallel(TreeState state, FileChannel ch, Path file, long size, Executor executor, int helpers)
+      throws IOException {
+    boolean direct = state.kernel().supportsDirect();
+    long head = Math.floorMod(-state.position(), (long) WINDOW);
+    long windows = size - head > WINDOW ? (size - head - 1) / WINDOW : 0;
+    ByteBuffer b = acquire(direct);
+    try {
+      if (windows > 0) {
+        readExactly(ch, file, b, 0, (int) head, size);
+        b.flip();
+        state.update(b);
+        if (!state.hashBufferedWholeChunks()) {
+          throw new IllegalStateException("not on a chunk boundary after " + head + " bytes");
+        }
+        final long chunksPerWindow = WINDOW / Spec.CHUNK_LEN;
+        final int[] cvs = new int[8 * (int) Math.min(BATCH, windows)];
+        for (long done = 0; done < windows; ) {
+          final int batch = (int) Math.min(BATCH, windows - done);
+          final long firstByte = head + done * WINDOW;
+          final long firstChunk = state.chunkCount();
+          Parallel.run(batch, executor, helpers, i -> {
+            ByteBuffer w = acquire(direct);
+            try {
+              readExactly(ch, file, w, firstByte + (long) i * WINDOW, WINDOW, size);
+              int[] scratch = TreeState.taskScratch();
+              int count = direct
+                  ? state.hashDetached(null, w, 0, WINDOW, firstChunk + i * chunksPerWindow, scratch)
+                  : state.hashDetached(w.array(), null, 0, WINDOW, firstChunk + i * chunksPerWindow, scratch);
+              if (count != 1) {
+                throw new IllegalStateException("a window is not one subtree: " + count);
+              }
+              System.arraycopy(scratch, 0, cvs, 8 * i, 8);
+            } finally {
+              release(w);
+            }
+          });
+          for (int i = 0; i < batch; i++) {
+            state.pushSubtree(cvs, 8 * i, chunksPerWindow);
+          }
+          done += batch;
+        }
+      }
+      long start = head + windows * WINDOW;
+      ch.position(start);
+      long n = drain(state, ch, b);
+      checkNotShrunk(ch, file, size, start + n);
+    } finally {
+      release(b);
+    }
+  }
+
+  /** Reads exactly len bytes at a file position into b[0, len): else an exception. */
+  private static void readExactly(FileChannel ch, Path file, ByteBuffer b, long position, int len, long size)
+      throws IOException {
+    b.clear().limit(len);
+    while (b.hasRemaining()) {
+      if (ch.read(b, position + b.position()) < 0) {
+        throw shrunk(file, size, ch.size(), position + b.position());
+      }
+    }
+  }
+
+  private static void checkNotShrunk(FileChannel ch, Path file, long size, long read) throws IOException {
+    if (read < size) {
+      long now = ch.size();
+      // A pseudo-file (/proc, /sys) may announce more than it has; only a change of size counts.
+      if (now < size) {
+        throw shrunk(file, size, now, read);
+      }
+    }
+  }
+
+  private static IOException shrunk(Path file, long size, long now, long at) {
+    return new IOException("file shrank while being hashed: " + file + " was " + size + " bytes when opened, "
+        + "is " + now + " now (end of file at byte " + at + "); the hash would be of neither version");
+  }
+
+  /** Adds everything a channel delivers until its end of stream. */
+  static long update(TreeState state, ReadableByteChannel ch) throws IOException {
+    if (ch instanceof SelectableChannel && !((SelectableChannel) ch).isBlocking()) {
+      throw new IllegalBlockingModeException();
+    }
+    ByteBuffer b = acquire(state.kernel().supportsDirect());
+    try {
+      return drain(state, ch, b);
+    } finally {
+      release(b);
+    }
+  }
+
+  /** Reads ch to its end through b, adding each full buffer as one update. */
+  private static long drain(TreeState state, ReadableByteChannel ch, ByteBuffer b) throws IOException {
+    long total = 0;
+    b.clear();
+    int r;
+    while ((r = ch.read(b)) >= 0) {
+      total += r;
+      if (!b.hasRemaining()) {
+        b.flip();
+        state.update(b);
+        b.clear();
+      }
+    }
+    b.flip();
+    state.update(b);
+    return total;
+  }
+
+  /** Adds everything a stream delivers until its end. */
+  static long update(TreeState state, InputStream in) throws IOException {
+    if (in.getClass() == FileInputStream.class) {
+      // Same position, no copy through a heap array.
+      return update(state, ((FileInputStream) in).getChannel());
+    }
+    ByteBuffer b = acquire(false);
+    try {
+      byte[] a = b.array();
+      long total = 0;
+      int n = 0;
+      int r;
+      while ((r = in.read(a, n, a.length - n)) >= 0) {
+        n += r;
+        total += r;
+        if (n == a.length) {
+          state.update(a, 0, n);
+          n = 0;
+        }
+      }
+      state.update(a, 0, n);
+      return total;
+    } finally {
+      release(b);
+    }
+  }
+}

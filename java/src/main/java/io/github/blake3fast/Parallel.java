@@ -1,0 +1,153 @@
+package io.github.blake3fast;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs numbered tasks on an executor's threads and the calling thread together. Tasks are
+ * claimed from a shared counter, so a helper that starts late (or never: a saturated or
+ * rejecting executor) only means the caller does more of the work; the caller waits only for
+ * tasks that another thread has already started, which cannot deadlock, even when the caller
+ * is itself a thread of the executor.
+ */
+final class Parallel {
+  private Parallel() {}
+
+  /**
+   * Inputs shorter than this are hashed on the calling thread alone: below it, waking a helper
+   * costs more than it saves (bench/ParallelBench, native AVX-512 and Java engines).
+   */
+  static final int MIN_LEN = 1 << 20;
+
+  interface Task {
+    void run(int index) throws IOException;
+  }
+
+  /**
+   * The threads worth asking an executor for besides the caller: what it says it has, but no
+   * more than the other processors (hashing is bound by them). 0 on a single processor.
+   */
+  static int helpers(Executor executor) {
+    int others = Runtime.getRuntime().availableProcessors() - 1;
+    if (executor instanceof ForkJoinPool) {
+      return Math.min(others, ((ForkJoinPool) executor).getParallelism());
+    }
+    if (executor instanceof ThreadPoolExecutor) {
+      return Math.min(others, ((ThreadPoolExecutor) executor).getMaximumPoolSize());
+    }
+    return others;
+  }
+
+  /** The common pool and the caller: all processors on an otherwise idle machine. */
+  static Executor commonPool() {
+    return ForkJoinPool.commonPool();
+  }
+
+  /**
+   * An executor that starts a daemon thread per helper, for an explicit thread count: the
+   * helpers live as long as one batch of tasks.
+   */
+  static final Executor NEW_THREAD = r -> {
+    Thread t = new Thread(r, "blake3-worker");
+    t.setDaemon(true);
+    t.start();
+  };
+
+  /** As {@link #run}, for tasks that throw no checked exception. */
+  static void runUnchecked(int tasks, Executor executor, int helpers, Task task) {
+    try {
+      run(tasks, executor, helpers, task);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Runs {@code task(0)} to {@code task(tasks - 1)}, each once, on up to {@code helpers}
+   * executor threads and this one, and returns when all are done. The first failure is
+   * rethrown here, after the tasks already started have finished; later tasks are skipped.
+   */
+  static void run(int tasks, Executor executor, int helpers, Task task) throws IOException {
+    Job job = new Job(tasks, task);
+    int lend = Math.min(helpers, tasks - 1);
+    for (int i = 0; i < lend; i++) {
+      try {
+        executor.execute(job);
+      } catch (RejectedExecutionException e) {
+        break; // the caller does the rest
+      }
+    }
+    job.work();
+    job.awaitDone();
+    Throwable f = job.failure;
+    if (f instanceof IOException) {
+      throw (IOException) f;
+    } else if (f instanceof RuntimeException) {
+      throw (RuntimeException) f;
+    } else if (f instanceof Error) {
+      throw (Error) f;
+    } else if (f != null) {
+      throw new IllegalStateException(f);
+    }
+  }
+
+  private static final class Job implements Runnable {
+    private final int tasks;
+    private final Task task;
+    private final AtomicInteger next = new AtomicInteger();
+    private final CountDownLatch done;
+    volatile Throwable failure;
+
+    Job(int tasks, Task task) {
+      this.tasks = tasks;
+      this.task = task;
+      this.done = new CountDownLatch(tasks);
+    }
+
+    @Override
+    public void run() {
+      work();
+    }
+
+    void work() {
+      int i;
+      while ((i = next.getAndIncrement()) < tasks) {
+        try {
+          if (failure == null) {
+            task.run(i);
+          }
+        } catch (Throwable t) {
+          synchronized (this) {
+            if (failure == null) {
+              failure = t;
+            }
+          }
+        } finally {
+          done.countDown();
+        }
+      }
+    }
+
+    /** Waits for every task; an interrupt is kept for the caller, not acted upon here. */
+    void awaitDone() {
+      boolean interrupted = false;
+      while (true) {
+        try {
+          done.await();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}
