@@ -247,13 +247,15 @@ void blake3_hash_many_sse41(const uint8_t *const *inputs, size_t num_inputs, siz
   size_t i = 0;
   while (i < num_inputs) {
     const size_t rest = num_inputs - i;
-    if (rest == 1) {
-      hash_one(inputs[i], blocks, key, counter + (increment_counter ? i : 0), flags,
-               flags_start, flags_end, out + 32 * i);
+    if (rest < 3) {
+      /* One or two left: single row-wise compressions beat a padded group (measured). */
+      for (size_t k = i; k < num_inputs; k++)
+        hash_one(inputs[k], blocks, key, counter + (increment_counter ? k : 0), flags,
+                 flags_start, flags_end, out + 32 * k);
       return;
     }
-    /* Two or three left: one padded group (the spare lanes repeat the last input) beats
-     * hashing them one by one. */
+    /* Three left: one padded group (the spare lane repeats the last input) beats hashing
+     * them one by one. */
     const uint8_t *in[4];
     for (size_t k = 0; k < 4; k++) {
       in[k] = inputs[i + (k < rest ? k : rest - 1)];
