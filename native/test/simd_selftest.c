@@ -7,14 +7,17 @@
  *
  * Covers: BLAKE3("") through compress_xof, random single-block compressions (every block_len,
  * every flag byte, counters around 2^32 and 2^64), and hash_many for num_inputs 1..40 and
- * blocks 1..16 with misaligned and overlapping inputs, counters crossing 2^32, with and without
- * increment, random flags/flags_start/flags_end, and guard bytes around the output.
+ * blocks 1..16 with misaligned and overlapping inputs, inputs that end right before an
+ * inaccessible page (over-reads fault), counters crossing 2^32, with and without increment,
+ * random flags/flags_start/flags_end, and guard bytes around the output.
  * Exit status 0 when everything matches.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "blake3_impl.h"
 
@@ -146,11 +149,27 @@ int main(int argc, char **argv) {
   static uint8_t pool[POOL];
   for (size_t i = 0; i < POOL; i++) pool[i] = (uint8_t)rnd();
 
+  /* 40 writable pages, each followed by a PROT_NONE page; guarded[i] = end of writable page i. */
+  uint8_t *guarded[40];
+  {
+    size_t ps = (size_t)sysconf(_SC_PAGESIZE);
+    uint8_t *region = mmap(NULL, 80 * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (region == MAP_FAILED) return 2;
+    for (int i = 0; i < 40; i++) {
+      if (mprotect(region + (2 * i + 1) * ps, ps, PROT_NONE) != 0) return 2;
+      guarded[i] = region + (2 * i + 1) * ps;
+    }
+  }
+
   /* 2. Single blocks, row-wise. */
   for (int it = 0; it < 4000; it++) {
     uint32_t cv[8], ref[16], got[8];
     uint8_t xof[64 + 8];
     const uint8_t *blk = pool + rnd() % (POOL - 64);
+    if (it & 1) { /* the block ends right before an inaccessible page */
+      memcpy(guarded[it % 40] - 64, blk, 64);
+      blk = guarded[it % 40] - 64;
+    }
     uint8_t len = (uint8_t)(rnd() % 65), flags = (uint8_t)rnd();
     uint64_t ctr = it < 4 ? (uint64_t)it << 31 : rnd_counter();
     size_t xo = rnd() % 8;
@@ -177,12 +196,17 @@ int main(int argc, char **argv) {
       const uint8_t *inputs[40];
       uint8_t want[40 * 32], got[40 * 32 + 40];
       uint32_t key[8];
-      int layout = (int)(rnd() % 3);
+      int layout = (int)(rnd() % 4);
       size_t base = rnd() % 64;
       for (size_t i = 0; i < n; i++) {
         if (layout == 0) inputs[i] = pool + base + i * 64 * blocks;          /* contiguous */
         else if (layout == 1) inputs[i] = pool + 4 * (rnd() % ((POOL - 1024) / 4)); /* aligned */
-        else inputs[i] = pool + rnd() % (POOL - 1024);                       /* anywhere */
+        else if (layout == 2) inputs[i] = pool + rnd() % (POOL - 1024);      /* anywhere */
+        else { /* ends right before an inaccessible page: an over-read faults */
+          uint8_t *p = guarded[i] - 64 * blocks;
+          memcpy(p, pool + rnd() % (POOL - 1024), 64 * blocks);
+          inputs[i] = p;
+        }
       }
       for (int i = 0; i < 8; i++) key[i] = (uint32_t)rnd();
       uint64_t ctr = rnd_counter();
