@@ -1,0 +1,653 @@
+package io.github.blake3fast;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Subtree hashing: the chaining values inside the BLAKE3 tree, for hashing one input on many
+ * machines (or in many tasks of a Spark or Flink job) and getting the hash one machine computes.
+ * Modelled on the {@code hazmat} module of the official Rust crate.
+ *
+ * <p><b>Hazardous material.</b> These functions expose the tree's interior. Misused (a range
+ * that is not a subtree of the whole input, values merged in the wrong order or shape, a root
+ * finalized twice) they return a wrong hash without any error, and chaining values are not
+ * hashes: never publish one as a digest. Check your use against {@link Blake3#hash(byte[])} on
+ * many input lengths.
+ *
+ * <p>The input is split into chunks of {@value #CHUNK_LEN} bytes (the last may be shorter). A
+ * <em>subtree</em> is an aligned run of chunks: it starts at a byte offset that is a multiple of
+ * {@value #CHUNK_LEN}, and its length is at most {@link #maxSubtreeLength(long)} of that offset;
+ * it is a power of two chunks unless it ends the input. Its <em>chaining value</em> (32 bytes)
+ * is what {@link #hashSubtree} returns; two sibling values merge into their parent's with
+ * {@link #mergeSubtrees}, and the top pair into the root hash with {@link #mergeSubtreesRoot}.
+ *
+ * <p><b>Splitting anywhere: pieces.</b> Usually the parts a cluster holds are not subtrees, just
+ * consecutive ranges that start on chunk boundaries. {@link #hashPiece} hashes such a range to a
+ * {@link Piece} (its offset, length and the values of the aligned subtrees it consists of; small,
+ * serializable), and {@link #rootHash(Collection, Mode)} combines the pieces of the whole input,
+ * in any order, into the hash:
+ *
+ * <pre>{@code
+ * // On each worker: its part of the input, which starts at byte `offset` of the whole
+ * // (a multiple of 1024; only the last part may have a length that is not).
+ * Blake3Hazmat.Piece piece = Blake3Hazmat.hashPiece(part, 0, part.length, offset, Blake3Hazmat.Mode.hash());
+ * byte[] wire = piece.toByteArray();                       // or Java-serialize the Piece
+ *
+ * // On the driver: all pieces, in any order.
+ * List<Blake3Hazmat.Piece> pieces = ...;                   // Piece.fromByteArray(wire) for each
+ * byte[] hash = Blake3Hazmat.rootHash(pieces, Blake3Hazmat.Mode.hash());   // == Blake3.hash(whole)
+ * }</pre>
+ *
+ * A worker that streams its part uses {@link #newSubtreeHasher(long, Mode)} and
+ * {@link SubtreeHasher#piece()} instead. Keyed hashing and key derivation work the same with
+ * {@link Mode#keyedHash(byte[])} and {@link Mode#deriveKey(String)}; extendable output comes from
+ * {@link #rootOutputReader(Collection, Mode)}.
+ *
+ * <p><b>Subtrees by hand</b>, as in the Rust crate: with the input cut into 4 equal power-of-two
+ * subtrees {@code a, b, c, d} of {@code n} bytes each ({@code n = maxSubtreeLength(n)}):
+ *
+ * <pre>{@code
+ * Blake3Hazmat.Mode m = Blake3Hazmat.Mode.hash();
+ * byte[] ab = Blake3Hazmat.mergeSubtrees(Blake3Hazmat.hashSubtree(a, 0, m), Blake3Hazmat.hashSubtree(b, n, m), m);
+ * byte[] cd = Blake3Hazmat.mergeSubtrees(Blake3Hazmat.hashSubtree(c, 2 * n, m), Blake3Hazmat.hashSubtree(d, 3 * n, m), m);
+ * byte[] hash = Blake3Hazmat.mergeSubtreesRoot(ab, cd, m);   // == Blake3.hash(a + b + c + d)
+ * }</pre>
+ *
+ * The left child of a subtree of {@code len} bytes is {@link #leftSubtreeLength(long)} long;
+ * an input of one chunk or less has no parents: hash it with {@link Blake3} (or as a single
+ * piece).
+ *
+ * <p>All methods are static and thread-safe; {@link SubtreeHasher} is used by one thread at a
+ * time. Bad arguments (a misaligned offset, a range longer than its offset allows, a chaining
+ * value that is not 32 bytes, pieces that do not tile the input) get an
+ * {@link IllegalArgumentException} that says which.
+ */
+public final class Blake3Hazmat {
+  private Blake3Hazmat() {}
+
+  /** Bytes per chunk: subtrees and pieces start at multiples of it. */
+  public static final int CHUNK_LEN = Spec.CHUNK_LEN;
+  /** Bytes per chaining value. */
+  public static final int CHAINING_VALUE_LEN = Spec.OUT_LEN;
+
+  /** Which BLAKE3 function a tree belongs to: every value of one tree must use the same mode. */
+  public static final class Mode {
+    private static final Mode HASH = new Mode(Spec.iv(), 0, "hash");
+
+    final int[] key;
+    final int flags;
+    private final String name;
+
+    private Mode(int[] key, int flags, String name) {
+      this.key = key;
+      this.flags = flags;
+      this.name = name;
+    }
+
+    /** The plain hash, as {@link Blake3#hash(byte[])}. */
+    public static Mode hash() {
+      return HASH;
+    }
+
+    /** The keyed hash under a 32-byte key, as {@link Blake3#keyedHash(byte[], byte[])}. */
+    public static Mode keyedHash(byte[] key32) {
+      return new Mode(Checks.key(key32), Spec.KEYED_HASH, "keyedHash");
+    }
+
+    /**
+     * Key derivation for {@code context}, as {@link Blake3#deriveKey(String, byte[])}: the tree
+     * is that of the key material. The context is hashed once, here.
+     */
+    public static Mode deriveKey(String context) {
+      return new Mode(Blake3.contextKey(context), Spec.DERIVE_KEY_MATERIAL, "deriveKey");
+    }
+
+    /** The mode's name; never the key. */
+    @Override
+    public String toString() {
+      return "Mode." + name;
+    }
+  }
+
+  // ---- Geometry -------------------------------------------------------------------------
+
+  /**
+   * The longest subtree that can start at byte {@code inputOffset} of the input: the largest
+   * power of two chunks dividing the offset, in bytes; {@link Long#MAX_VALUE} at offset 0 (any
+   * length: the subtree at 0 may be all of the input, but then it is the root, see
+   * {@link #rootHash(Collection, Mode)}).
+   *
+   * @throws IllegalArgumentException if the offset is negative or not a multiple of {@value #CHUNK_LEN}
+   */
+  public static long maxSubtreeLength(long inputOffset) {
+    checkOffset(inputOffset);
+    return inputOffset == 0 ? Long.MAX_VALUE : Long.lowestOneBit(inputOffset);
+  }
+
+  /**
+   * The length of the left child of a subtree of {@code subtreeLength} bytes (more than one
+   * chunk): the largest power of two chunks that is shorter. The right child has the rest.
+   *
+   * @throws IllegalArgumentException if the length is at most one chunk
+   */
+  public static long leftSubtreeLength(long subtreeLength) {
+    if (subtreeLength <= CHUNK_LEN) {
+      throw new IllegalArgumentException("a subtree of at most one chunk has no children: " + subtreeLength);
+    }
+    long chunks = (subtreeLength - 1) / CHUNK_LEN + 1;
+    return Long.highestOneBit(chunks - 1) * CHUNK_LEN;
+  }
+
+  private static void checkOffset(long inputOffset) {
+    if (inputOffset < 0) {
+      throw new IllegalArgumentException("input offset must not be negative: " + inputOffset);
+    }
+    if (inputOffset % CHUNK_LEN != 0) {
+      throw new IllegalArgumentException("input offset " + inputOffset + " is not on a chunk boundary (a multiple of "
+          + CHUNK_LEN + "); the nearest are " + inputOffset / CHUNK_LEN * CHUNK_LEN + " and "
+          + (inputOffset / CHUNK_LEN + 1) * CHUNK_LEN);
+    }
+  }
+
+  private static void checkSubtree(long inputOffset, long length) {
+    checkOffset(inputOffset);
+    if (length <= 0) {
+      throw new IllegalArgumentException("a subtree has at least one byte: " + length);
+    }
+    if (inputOffset != 0 && length > Long.lowestOneBit(inputOffset)) {
+      throw new IllegalArgumentException("a subtree at offset " + inputOffset + " is at most "
+          + Long.lowestOneBit(inputOffset) + " bytes long (maxSubtreeLength), not " + length
+          + "; hash this range as a piece (hashPiece) or split it");
+    }
+  }
+
+  // ---- Subtrees -------------------------------------------------------------------------
+
+  /** The chaining value of the subtree {@code input} that starts at byte {@code inputOffset}. */
+  public static byte[] hashSubtree(byte[] input, long inputOffset, Mode mode) {
+    Objects.requireNonNull(input, "input");
+    return hashSubtree(input, 0, input.length, inputOffset, mode);
+  }
+
+  /**
+   * The chaining value of the subtree {@code input[offset, offset + length)}, which starts at
+   * byte {@code inputOffset} of the whole input. Large subtrees are hashed by the native SIMD
+   * kernel where it runs.
+   *
+   * @throws IllegalArgumentException if the offset is not a multiple of {@value #CHUNK_LEN}, the
+   *     length is 0, or longer than {@link #maxSubtreeLength(long)} allows
+   */
+  public static byte[] hashSubtree(byte[] input, int offset, int length, long inputOffset, Mode mode) {
+    Checks.range(input, offset, length);
+    Objects.requireNonNull(mode, "mode");
+    checkSubtree(inputOffset, length);
+    TreeState s = newState(inputOffset, mode);
+    s.update(input, offset, length);
+    return fold(s.subtreeCvs(), mode);
+  }
+
+  /** As {@link #hashSubtree(byte[], int, int, long, Mode)} for the buffer's remaining bytes; its position moves to its limit. */
+  public static byte[] hashSubtree(ByteBuffer input, long inputOffset, Mode mode) {
+    Objects.requireNonNull(input, "input");
+    Objects.requireNonNull(mode, "mode");
+    checkSubtree(inputOffset, input.remaining());
+    TreeState s = newState(inputOffset, mode);
+    s.update(input);
+    return fold(s.subtreeCvs(), mode);
+  }
+
+  /** A streaming hasher for the subtree or piece that starts at byte {@code inputOffset}. */
+  public static SubtreeHasher newSubtreeHasher(long inputOffset, Mode mode) {
+    checkOffset(inputOffset);
+    Objects.requireNonNull(mode, "mode");
+    return new SubtreeHasher(newState(inputOffset, mode), inputOffset, mode);
+  }
+
+  private static TreeState newState(long inputOffset, Mode mode) {
+    return new TreeState(Engine.kernel(), mode.key, mode.flags, inputOffset / CHUNK_LEN);
+  }
+
+  /** The value of a subtree given as its canonical parts: folded from the right (they shrink). */
+  private static byte[] fold(int[] cvs, Mode mode) {
+    int d = cvs.length / 8;
+    for (int i = d - 1; i > 0; i--) {
+      int at = 8 * (i - 1);
+      Compress.compressWords(mode.key, 0, cvs, at, 0, Spec.BLOCK_LEN, mode.flags | Spec.PARENT, cvs, at, false);
+    }
+    return toBytes(cvs, 0);
+  }
+
+  /**
+   * The chaining value of the parent of two sibling subtrees: {@code left} ends where
+   * {@code right} starts, {@code left} is a power of two chunks and starts at a multiple of
+   * twice that, and {@code right} is as long or ends the input. Not for the top of the tree:
+   * use {@link #mergeSubtreesRoot} there.
+   */
+  public static byte[] mergeSubtrees(byte[] leftCv, byte[] rightCv, Mode mode) {
+    int[] block = parentBlock(leftCv, rightCv, mode);
+    int[] cv = new int[8];
+    Compress.compressWords(mode.key, 0, block, 0, 0, Spec.BLOCK_LEN, mode.flags | Spec.PARENT, cv, 0, false);
+    return toBytes(cv, 0);
+  }
+
+  /**
+   * The 32-byte hash of the whole input from the chaining values of the two children of its
+   * root: the subtree at 0 of {@link #leftSubtreeLength(long)} of the input's length, and the
+   * rest.
+   */
+  public static byte[] mergeSubtreesRoot(byte[] leftCv, byte[] rightCv, Mode mode) {
+    int[] block = parentBlock(leftCv, rightCv, mode);
+    int[] cv = new int[8];
+    Compress.compressWords(mode.key, 0, block, 0, 0, Spec.BLOCK_LEN, mode.flags | Spec.PARENT | Spec.ROOT, cv, 0,
+        false);
+    return toBytes(cv, 0);
+  }
+
+  /** As {@link #mergeSubtreesRoot}, as extendable output of any length, from position 0. */
+  public static Blake3OutputReader mergeSubtreesRootXof(byte[] leftCv, byte[] rightCv, Mode mode) {
+    int[] block = parentBlock(leftCv, rightCv, mode);
+    return new Blake3OutputReader(Engine.kernel(),
+        new OutputNode(mode.key.clone(), block, Spec.BLOCK_LEN, mode.flags | Spec.PARENT));
+  }
+
+  private static int[] parentBlock(byte[] leftCv, byte[] rightCv, Mode mode) {
+    Objects.requireNonNull(mode, "mode");
+    int[] block = new int[16];
+    words(leftCv, "left chaining value", block, 0);
+    words(rightCv, "right chaining value", block, 8);
+    return block;
+  }
+
+  private static void words(byte[] cv, String what, int[] out, int outOff) {
+    Objects.requireNonNull(cv, what);
+    if (cv.length != CHAINING_VALUE_LEN) {
+      throw new IllegalArgumentException(what + " must be " + CHAINING_VALUE_LEN + " bytes, not " + cv.length);
+    }
+    for (int i = 0; i < 8; i++) {
+      out[outOff + i] = Compress.word(cv, 4 * i);
+    }
+  }
+
+  private static byte[] toBytes(int[] words, int off) {
+    byte[] out = new byte[CHAINING_VALUE_LEN];
+    for (int i = 0; i < 8; i++) {
+      Compress.putWord(out, 4 * i, words[off + i]);
+    }
+    return out;
+  }
+
+  // ---- Pieces ---------------------------------------------------------------------------
+
+  /**
+   * Hashes {@code input[offset, offset + length)}, which starts at byte {@code inputOffset} of
+   * the whole input, to a {@link Piece}. Any length; only the input's last piece may have a
+   * length that is not a multiple of {@value #CHUNK_LEN} (checked when the pieces are combined).
+   *
+   * @throws IllegalArgumentException if inputOffset is negative or not a multiple of {@value #CHUNK_LEN}
+   */
+  public static Piece hashPiece(byte[] input, int offset, int length, long inputOffset, Mode mode) {
+    Checks.range(input, offset, length);
+    return newSubtreeHasher(inputOffset, mode).update(input, offset, length).piece();
+  }
+
+  /** As {@link #hashPiece(byte[], int, int, long, Mode)} for the buffer's remaining bytes; its position moves to its limit. */
+  public static Piece hashPiece(ByteBuffer input, long inputOffset, Mode mode) {
+    Objects.requireNonNull(input, "input");
+    return newSubtreeHasher(inputOffset, mode).update(input).piece();
+  }
+
+  /**
+   * The 32-byte hash of the whole input from all its pieces, in any order: they must tile it,
+   * from offset 0 without gaps or overlaps (empty pieces are allowed), and all but the last
+   * must be whole chunks. Equal to {@code Blake3.hash} of the input (or {@code keyedHash},
+   * {@code deriveKey}, by the mode, which must be the pieces' mode).
+   *
+   * @throws IllegalArgumentException if the pieces do not tile an input, or were hashed in
+   *     another mode
+   */
+  public static byte[] rootHash(Collection<Piece> pieces, Mode mode) {
+    byte[] out = new byte[Spec.OUT_LEN];
+    rootOutputReader(pieces, mode).read(out);
+    return out;
+  }
+
+  /** As {@link #rootHash(Collection, Mode)}, as extendable output from position 0. */
+  public static Blake3OutputReader rootOutputReader(Collection<Piece> pieces, Mode mode) {
+    Objects.requireNonNull(pieces, "pieces");
+    Objects.requireNonNull(mode, "mode");
+    List<Piece> sorted = new ArrayList<>(pieces);
+    for (Piece p : sorted) {
+      Objects.requireNonNull(p, "piece");
+      if (p.flags != mode.flags) {
+        throw new IllegalArgumentException("a piece was hashed in another mode than " + mode + ": " + p);
+      }
+    }
+    sorted.sort(Comparator.comparingLong(Piece::offset).thenComparingLong(Piece::length));
+    long end = 0;
+    for (int i = 0; i < sorted.size(); i++) {
+      Piece p = sorted.get(i);
+      if (p.offset != end) {
+        throw new IllegalArgumentException(p.offset < end
+            ? "pieces overlap: " + p + " starts before byte " + end
+            : "pieces leave a gap: bytes [" + end + ", " + p.offset + ") are in none");
+      }
+      if (p.length % CHUNK_LEN != 0 && hasLaterBytes(sorted, i)) {
+        throw new IllegalArgumentException("only the last piece may end inside a chunk: " + p);
+      }
+      end += p.length;
+    }
+    Kernel kernel = Engine.kernel();
+    if (end <= CHUNK_LEN) {
+      // The root is the one chunk itself: hash its bytes, which its piece carries.
+      byte[] bytes = new byte[0];
+      for (Piece p : sorted) {
+        if (p.length > 0) {
+          bytes = p.soleChunk;
+        }
+      }
+      if (bytes == null) {
+        throw new IllegalArgumentException("the piece of an input of at most one chunk lacks its bytes");
+      }
+      TreeState s = new TreeState(kernel, mode.key, mode.flags);
+      s.update(bytes, 0, bytes.length);
+      return new Blake3OutputReader(kernel, s.output());
+    }
+    // Push every value on a stack, merging lazily (one entry per set bit of the chunk count),
+    // then fold from the top; the last merge is the root.
+    int[] stack = new int[8 * (Spec.MAX_DEPTH + 2)];
+    int depth = 0;
+    long chunks = 0;
+    for (Piece p : sorted) {
+      long c = p.offset / CHUNK_LEN;
+      long n = (p.length + CHUNK_LEN - 1) / CHUNK_LEN;
+      int i = 0;
+      while (n > 0) {
+        long size = canonicalSize(c, n);
+        int keep = Long.bitCount(chunks);
+        while (depth > keep) {
+          depth--;
+          int at = 8 * (depth - 1);
+          Compress.compressWords(mode.key, 0, stack, at, 0, Spec.BLOCK_LEN, mode.flags | Spec.PARENT, stack, at, false);
+        }
+        words(p.cvs, 32 * i, stack, 8 * depth);
+        depth++;
+        chunks += size;
+        c += size;
+        n -= size;
+        i++;
+      }
+    }
+    if (depth < 2) {
+      throw new IllegalStateException("an input of more than one chunk reduced to one value");
+    }
+    for (int i = depth - 1; i > 1; i--) {
+      int at = 8 * (i - 1);
+      Compress.compressWords(mode.key, 0, stack, at, 0, Spec.BLOCK_LEN, mode.flags | Spec.PARENT, stack, at, false);
+    }
+    return new Blake3OutputReader(kernel,
+        new OutputNode(mode.key.clone(), Arrays.copyOfRange(stack, 0, 16), Spec.BLOCK_LEN, mode.flags | Spec.PARENT));
+  }
+
+  private static boolean hasLaterBytes(List<Piece> sorted, int i) {
+    for (int j = i + 1; j < sorted.size(); j++) {
+      if (sorted.get(j).length > 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void words(byte[] cvs, int off, int[] out, int outOff) {
+    for (int i = 0; i < 8; i++) {
+      out[outOff + i] = Compress.word(cvs, off + 4 * i);
+    }
+  }
+
+  /**
+   * Chunks in the next canonical subtree of a piece at chunk c with n chunks left: the largest
+   * aligned one, except that a piece at chunk 0 that is a power of two splits in halves.
+   */
+  static long canonicalSize(long c, long n) {
+    if (c == 0 && n > 1 && Long.bitCount(n) == 1) {
+      return n / 2;
+    }
+    return Spec.subtreeChunks(c, n);
+  }
+
+  static int canonicalCount(long c, long n) {
+    int count = 0;
+    while (n > 0) {
+      long size = canonicalSize(c, n);
+      c += size;
+      n -= size;
+      count++;
+    }
+    return count;
+  }
+
+  /**
+   * A hashed piece of the input: its byte offset and length, and the chaining values of the
+   * aligned subtrees it consists of (at most two per bit of its length). Immutable and
+   * serializable; a piece of at most one chunk at offset 0 also carries its bytes, because such
+   * a chunk may turn out to be the whole input, whose hash needs them.
+   */
+  public static final class Piece implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private static final int MAGIC = 0x42335043; // "B3PC"
+
+    private final long offset;
+    private final long length;
+    private final int flags;
+    private final byte[] cvs;
+    private final byte[] soleChunk;
+
+    Piece(long offset, long length, int flags, byte[] cvs, byte[] soleChunk) {
+      this.offset = offset;
+      this.length = length;
+      this.flags = flags;
+      this.cvs = cvs;
+      this.soleChunk = soleChunk;
+    }
+
+    /** The byte offset of the piece in the whole input. */
+    public long offset() {
+      return offset;
+    }
+
+    /** The piece's length in bytes. */
+    public long length() {
+      return length;
+    }
+
+    /** How many chaining values the piece carries. */
+    public int chainingValueCount() {
+      return cvs.length / CHAINING_VALUE_LEN;
+    }
+
+    /** The piece as bytes, for any transport; {@link #fromByteArray} reads them back. */
+    public byte[] toByteArray() {
+      int sole = soleChunk == null ? -1 : soleChunk.length;
+      ByteBuffer b = ByteBuffer.allocate(4 + 8 + 8 + 4 + 4 + cvs.length + 4 + Math.max(0, sole));
+      b.putInt(MAGIC).putLong(offset).putLong(length).putInt(flags).putInt(cvs.length).put(cvs).putInt(sole);
+      if (soleChunk != null) {
+        b.put(soleChunk);
+      }
+      return b.array();
+    }
+
+    /**
+     * Reads a piece that {@link #toByteArray} wrote.
+     *
+     * @throws IllegalArgumentException if the bytes are not such a piece
+     */
+    public static Piece fromByteArray(byte[] bytes) {
+      Objects.requireNonNull(bytes, "bytes");
+      try {
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        if (b.getInt() != MAGIC) {
+          throw new IllegalArgumentException("not a Blake3Hazmat.Piece");
+        }
+        long offset = b.getLong();
+        long length = b.getLong();
+        int flags = b.getInt();
+        byte[] cvs = new byte[b.getInt()];
+        b.get(cvs);
+        int sole = b.getInt();
+        byte[] soleChunk = null;
+        if (sole >= 0) {
+          soleChunk = new byte[sole];
+          b.get(soleChunk);
+        }
+        if (b.hasRemaining()) {
+          throw new IllegalArgumentException("trailing bytes after a Blake3Hazmat.Piece");
+        }
+        return check(new Piece(offset, length, flags, cvs, soleChunk));
+      } catch (RuntimeException e) {
+        if (e instanceof IllegalArgumentException) {
+          throw e;
+        }
+        throw new IllegalArgumentException("not a valid Blake3Hazmat.Piece: " + e, e);
+      }
+    }
+
+    /** Checks that the fields are those of a piece. */
+    private static Piece check(Piece p) {
+      if (p.offset < 0 || p.offset % CHUNK_LEN != 0 || p.length < 0 || p.length > Long.MAX_VALUE - p.offset) {
+        throw new IllegalArgumentException("not a valid piece range: " + p);
+      }
+      if (p.flags != 0 && p.flags != Spec.KEYED_HASH && p.flags != Spec.DERIVE_KEY_MATERIAL) {
+        throw new IllegalArgumentException("not a valid piece mode: " + p.flags);
+      }
+      long n = (p.length + CHUNK_LEN - 1) / CHUNK_LEN;
+      if (p.cvs == null || p.cvs.length != CHAINING_VALUE_LEN * canonicalCount(p.offset / CHUNK_LEN, n)) {
+        throw new IllegalArgumentException("a piece of " + p.length + " bytes at " + p.offset
+            + " has " + canonicalCount(p.offset / CHUNK_LEN, n) + " chaining values");
+      }
+      boolean sole = p.offset == 0 && p.length <= CHUNK_LEN;
+      if (sole != (p.soleChunk != null) || (sole && p.soleChunk.length != p.length)) {
+        throw new IllegalArgumentException("a piece at 0 of at most one chunk carries its bytes, no other: " + p);
+      }
+      return p;
+    }
+
+    private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+      in.defaultReadObject();
+      try {
+        check(this);
+      } catch (IllegalArgumentException e) {
+        InvalidObjectException x = new InvalidObjectException(e.getMessage());
+        x.initCause(e);
+        throw x;
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "Piece[bytes " + offset + " to " + (offset + length) + ", " + chainingValueCount() + " chaining values]";
+    }
+  }
+
+  /**
+   * A streaming hasher for a range of the input that starts at a given byte offset: feed it the
+   * range's bytes in any pieces, then read its {@link #chainingValue()} (when the range is a
+   * subtree) or {@link #piece()} (any range). One thread at a time; both results leave it usable.
+   */
+  public static final class SubtreeHasher {
+    private final TreeState state;
+    private final long inputOffset;
+    private final Mode mode;
+
+    SubtreeHasher(TreeState state, long inputOffset, Mode mode) {
+      this.state = state;
+      this.inputOffset = inputOffset;
+      this.mode = mode;
+    }
+
+    /** Adds all of {@code input}. */
+    public SubtreeHasher update(byte[] input) {
+      Objects.requireNonNull(input, "input");
+      return update(input, 0, input.length);
+    }
+
+    /** Adds {@code length} bytes of {@code input} from {@code offset}. */
+    public SubtreeHasher update(byte[] input, int offset, int length) {
+      Checks.range(input, offset, length);
+      checkRoom(length);
+      state.update(input, offset, length);
+      return this;
+    }
+
+    /** Adds the buffer's remaining bytes and moves its position to its limit. */
+    public SubtreeHasher update(ByteBuffer input) {
+      Objects.requireNonNull(input, "input");
+      checkRoom(input.remaining());
+      state.update(input);
+      return this;
+    }
+
+    /** Adds everything the stream delivers until its end (the stream is not closed). */
+    public SubtreeHasher update(InputStream input) throws IOException {
+      Objects.requireNonNull(input, "input");
+      FileHashing.update(state, input);
+      return this;
+    }
+
+    private void checkRoom(long more) {
+      if (more > Long.MAX_VALUE - inputOffset - state.length()) {
+        throw new IllegalArgumentException("the range would end beyond byte Long.MAX_VALUE of the input");
+      }
+    }
+
+    /** Where the range starts in the whole input. */
+    public long inputOffset() {
+      return inputOffset;
+    }
+
+    /** Bytes added so far. */
+    public long length() {
+      return state.length();
+    }
+
+    /**
+     * The chaining value of the range added so far, which must be a subtree: at least one
+     * byte, and at most {@link #maxSubtreeLength(long)} of the offset.
+     *
+     * @throws IllegalStateException if the range is empty or too long for its offset
+     */
+    public byte[] chainingValue() {
+      long len = state.length();
+      try {
+        checkSubtree(inputOffset, len);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalStateException(e.getMessage() + " (bytes added: " + len + ")", e);
+      }
+      return fold(state.subtreeCvs(), mode);
+    }
+
+    /** The range added so far as a {@link Piece}, for {@link #rootHash(Collection, Mode)}. */
+    public Piece piece() {
+      int[] words = state.subtreeCvs();
+      byte[] cvs = new byte[4 * words.length];
+      for (int i = 0; i < words.length; i++) {
+        Compress.putWord(cvs, 4 * i, words[i]);
+      }
+      return new Piece(inputOffset, state.length(), mode.flags, cvs, state.soleChunk());
+    }
+
+    /** Forgets the bytes added; the offset and mode stay. */
+    public SubtreeHasher reset() {
+      state.reset();
+      return this;
+    }
+  }
+}
