@@ -33,7 +33,6 @@ INLINE __m128i ld(const void *p) { return _mm_loadu_si128((const __m128i *)p); }
 INLINE void st(void *p, __m128i v) { _mm_storeu_si128((__m128i *)p, v); }
 INLINE __m128i add(__m128i a, __m128i b) { return _mm_add_epi32(a, b); }
 INLINE __m128i xor(__m128i a, __m128i b) { return _mm_xor_si128(a, b); }
-INLINE __m128i set1(uint32_t x) { return _mm_set1_epi32((int)x); }
 
 INLINE __m128i rot16(__m128i x) {
   return _mm_shuffle_epi8(x, _mm_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13));

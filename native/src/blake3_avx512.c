@@ -52,7 +52,6 @@ INLINE __m256i y_rot8(__m256i x) { return _mm256_ror_epi32(x, 8); }
 INLINE __m256i y_rot7(__m256i x) { return _mm256_ror_epi32(x, 7); }
 
 INLINE __m512i z_ld(const void *p) { return _mm512_loadu_si512(p); }
-INLINE void z_st(void *p, __m512i v) { _mm512_storeu_si512(p, v); }
 INLINE __m512i z_add(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
 INLINE __m512i z_xor(__m512i a, __m512i b) { return _mm512_xor_si512(a, b); }
 INLINE __m512i z_set1(uint32_t x) { return _mm512_set1_epi32((int)x); }
