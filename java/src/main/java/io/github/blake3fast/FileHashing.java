@@ -76,17 +76,25 @@ final class FileHashing {
         update(state, ch);
         return;
       }
-      long size = ch.size();
-      if (helpers >= 1 && size >= PARALLEL_MIN) {
-        readParallel(state, ch, file, size, executor, helpers);
-      } else {
-        ByteBuffer b = acquire(state.kernel().supportsDirect());
-        try {
-          long n = drain(state, ch, b);
-          checkNotShrunk(ch, file, size, n);
-        } finally {
-          release(b);
-        }
+      readRegular(state, ch, file, ch.size(), executor, helpers);
+    }
+  }
+
+  /**
+   * Adds a regular file, open as {@code ch} at position 0, that was {@code size} bytes long
+   * when opened: in parallel from {@link #PARALLEL_MIN} bytes if there are helpers.
+   */
+  static void readRegular(TreeState state, FileChannel ch, Path file, long size, Executor executor, int helpers)
+      throws IOException {
+    if (helpers >= 1 && size >= PARALLEL_MIN) {
+      readParallel(state, ch, file, size, executor, helpers);
+    } else {
+      ByteBuffer b = acquire(state.kernel().supportsDirect());
+      try {
+        long n = drain(state, ch, b);
+        checkNotShrunk(ch, file, size, n);
+      } finally {
+        release(b);
       }
     }
   }
@@ -96,7 +104,7 @@ final class FileHashing {
    * grew, to its end): a sequential head up to a window boundary of the whole input, the full
    * windows that leave at least one byte after them in parallel, the rest sequentially.
    */
-  static void readParallel(TreeState state, FileChannel ch, Path file, long size, Executor executor, int helpers)
+  private static void readParallel(TreeState state, FileChannel ch, Path file, long size, Executor executor, int helpers)
       throws IOException {
     boolean direct = state.kernel().supportsDirect();
     long head = Math.floorMod(-state.position(), (long) WINDOW);
