@@ -200,17 +200,12 @@ static void hash_lanes(const uint8_t *const *inputs, size_t vl, size_t blocks,
       lo8 = __riscv_vlsseg8e32_v_u32m1x8(bounce, BLAKE3_BLOCK_LEN, vl);
       hi8 = __riscv_vlsseg8e32_v_u32m1x8(bounce + 8, BLAKE3_BLOCK_LEN, vl);
     }
-    vuint32m1_t m0 = __riscv_vget_v_u32m1x8_u32m1(lo8, 0), m1 = __riscv_vget_v_u32m1x8_u32m1(lo8, 1),
-                m2 = __riscv_vget_v_u32m1x8_u32m1(lo8, 2), m3 = __riscv_vget_v_u32m1x8_u32m1(lo8, 3),
-                m4 = __riscv_vget_v_u32m1x8_u32m1(lo8, 4), m5 = __riscv_vget_v_u32m1x8_u32m1(lo8, 5),
-                m6 = __riscv_vget_v_u32m1x8_u32m1(lo8, 6), m7 = __riscv_vget_v_u32m1x8_u32m1(lo8, 7),
-                m8 = __riscv_vget_v_u32m1x8_u32m1(hi8, 0), m9 = __riscv_vget_v_u32m1x8_u32m1(hi8, 1),
-                m10 = __riscv_vget_v_u32m1x8_u32m1(hi8, 2),
-                m11 = __riscv_vget_v_u32m1x8_u32m1(hi8, 3),
-                m12 = __riscv_vget_v_u32m1x8_u32m1(hi8, 4),
-                m13 = __riscv_vget_v_u32m1x8_u32m1(hi8, 5),
-                m14 = __riscv_vget_v_u32m1x8_u32m1(hi8, 6),
-                m15 = __riscv_vget_v_u32m1x8_u32m1(hi8, 7);
+#define WORD(t, i) __riscv_vget_v_u32m1x8_u32m1((t), (i))
+    vuint32m1_t m0 = WORD(lo8, 0), m1 = WORD(lo8, 1), m2 = WORD(lo8, 2), m3 = WORD(lo8, 3),
+                m4 = WORD(lo8, 4), m5 = WORD(lo8, 5), m6 = WORD(lo8, 6), m7 = WORD(lo8, 7),
+                m8 = WORD(hi8, 0), m9 = WORD(hi8, 1), m10 = WORD(hi8, 2), m11 = WORD(hi8, 3),
+                m12 = WORD(hi8, 4), m13 = WORD(hi8, 5), m14 = WORD(hi8, 6), m15 = WORD(hi8, 7);
+#undef WORD
 
     uint32_t f = flags;
     if (b == 0) f |= flags_start;

@@ -153,7 +153,8 @@ int main(int argc, char **argv) {
   uint8_t *guarded[40];
   {
     size_t ps = (size_t)sysconf(_SC_PAGESIZE);
-    uint8_t *region = mmap(NULL, 80 * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    uint8_t *region =
+        mmap(NULL, 80 * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (region == MAP_FAILED) return 2;
     for (int i = 0; i < 40; i++) {
       if (mprotect(region + (2 * i + 1) * ps, ps, PROT_NONE) != 0) return 2;
@@ -211,8 +212,13 @@ int main(int argc, char **argv) {
       for (int i = 0; i < 8; i++) key[i] = (uint32_t)rnd();
       uint64_t ctr = rnd_counter();
       int inc = (int)(rnd() & 1);
-      uint8_t flags = (uint8_t)(rnd() & 0x7F), fs = (uint8_t)(rnd() & 0x7F), fe = (uint8_t)(rnd() & 0x7F);
-      if (rnd() & 1) { flags = (uint8_t)(rnd() & 0x70); fs = CHUNK_START; fe = CHUNK_END; }
+      uint8_t flags = (uint8_t)(rnd() & 0x7F), fs = (uint8_t)(rnd() & 0x7F);
+      uint8_t fe = (uint8_t)(rnd() & 0x7F);
+      if (rnd() & 1) { /* as the tree calls it for chunks */
+        flags = (uint8_t)(rnd() & 0x70);
+        fs = CHUNK_START;
+        fe = CHUNK_END;
+      }
       size_t oo = rnd() % 20;
       memset(got, 0xA5, sizeof got);
       ref_hash_many(inputs, n, blocks, key, ctr, inc, flags, fs, fe, want);
