@@ -65,8 +65,9 @@ INLINE __m512i z_rot7(__m512i x) { return _mm512_ror_epi32(x, 7); }
 /* Stores 128-bit lane `lane` (a constant 1..3) of zmm v at p. The memory form of vextracti32x4
  * is a plain store, with no shuffle uop; gcc 12 does not fuse _mm512_extracti32x4_epi32 with
  * a store, hence the asm. */
+typedef long long bytes16 __attribute__((vector_size(16), aligned(1), may_alias));
 #define STORE_LANE(p, v, lane)                                                               \
-  __asm__("vextracti32x4 $" #lane ", %1, %0" : "=m"(*(__m128i_u *)(void *)(p)) : "v"(v))
+  __asm__("vextracti32x4 $" #lane ", %1, %0" : "=m"(*(bytes16 *)(void *)(p)) : "v"(v))
 
 /* ---- row-wise compression ------------------------------------------------------------- */
 
