@@ -2,7 +2,11 @@
  * blake3-fast C harness: every kernel this CPU supports (or up to $BLAKE3_ISA) against the
  * portable kernel and an independent reference (ref.c), plus the official test vectors.
  *
- *   blake3_harness [--vectors PATH] [--seed N] [--quick]
+ *   blake3_harness [--vectors PATH] [--extra PATH] [--seed N] [--quick]
+ *
+ * --vectors: the flat test_vectors.txt ("len hash keyed derive" per line, '#' comments);
+ * without it, the first 32 bytes of five official vectors built in here are checked.
+ * --extra: test-vectors/extra_vectors.json (output windows at 64-bit offsets).
  *
  * BLAKE3_ISA=<name> caps the kernels tested (e.g. sse41 tests portable, sse2, sse41).
  * Prints which kernel ran each check and ends with "N passed, N failed"; exits 1 on failure.
@@ -338,17 +342,19 @@ static void test_root_output(const blake3_kernel *k, const blake3_kernel *p) {
 /* ---- official vectors -------------------------------------------------------------------- */
 
 typedef void (*hash_fn)(const blake3_kernel *k, const uint8_t *in, size_t len,
-                        const uint32_t key[8], uint8_t flags, uint8_t *out, size_t out_len);
+                        const uint32_t key[8], uint8_t flags, uint64_t seek, uint8_t *out,
+                        size_t out_len);
 
 static void lib_hash(const blake3_kernel *k, const uint8_t *in, size_t len, const uint32_t key[8],
-                     uint8_t flags, uint8_t *out, size_t out_len) {
-  blake3_hash_oneshot(k, in, len, key, flags, 0, out, out_len);
+                     uint8_t flags, uint64_t seek, uint8_t *out, size_t out_len) {
+  blake3_hash_oneshot(k, in, len, key, flags, seek, out, out_len);
 }
 
 static void ref_hash_fn(const blake3_kernel *k, const uint8_t *in, size_t len,
-                        const uint32_t key[8], uint8_t flags, uint8_t *out, size_t out_len) {
+                        const uint32_t key[8], uint8_t flags, uint64_t seek, uint8_t *out,
+                        size_t out_len) {
   (void)k;
-  ref_hash(in, len, key, flags, 0, out, out_len);
+  ref_hash(in, len, key, flags, seek, out, out_len);
 }
 
 /* Checks one vector line: the three modes, each at its full length and at 32 bytes. */
@@ -368,7 +374,7 @@ static void vector_case(const blake3_kernel *k, hash_fn h, size_t len,
   uint8_t ctx_key_bytes[32];
   ref_key_words((const uint8_t *)VECTOR_KEY, key);
   h(k, (const uint8_t *)VECTOR_CONTEXT, strlen(VECTOR_CONTEXT), blake3_iv, DERIVE_KEY_CONTEXT,
-    ctx_key_bytes, 32);
+    0, ctx_key_bytes, 32);
   ref_key_words(ctx_key_bytes, ctx_key);
   static const char *const names[3] = {"hash", "keyed_hash", "derive_key"};
   const uint32_t *keys[3] = {blake3_iv, key, ctx_key};
@@ -378,11 +384,11 @@ static void vector_case(const blake3_kernel *k, hash_fn h, size_t len,
     uint8_t out[1024], out32[32];
     char got[2049];
     if (out_len > sizeof out) out_len = sizeof out;
-    h(k, input, len, keys[m], flags[m], out, out_len);
+    h(k, input, len, keys[m], flags[m], 0, out, out_len);
     to_hex(out, out_len, got);
     int ok = strncmp(got, hex[m], 2 * out_len) == 0;
     if (out_len >= 32) {
-      h(k, input, len, keys[m], flags[m], out32, 32);
+      h(k, input, len, keys[m], flags[m], 0, out32, 32);
       ok &= memcmp(out32, out, 32) == 0;
     }
     check(ok, "vector %s len=%zu: got %.64s...", names[m], len, got);
@@ -456,20 +462,149 @@ static long test_vectors(const blake3_kernel *k, hash_fn h, const char *path) {
   return lines;
 }
 
+/* ---- extra vectors (test-vectors/extra_vectors.json): output windows at any offset ------ */
+
+/* The string value of "name" inside one JSON object [obj, end), or 0 if absent. The files
+ * only hold hex and plain ASCII, so no escapes are handled. */
+static int json_string(const char *obj, const char *end, const char *name, char *out, size_t cap) {
+  char pat[64];
+  snprintf(pat, sizeof pat, "\"%s\"", name);
+  const char *p = obj;
+  size_t pl = strlen(pat);
+  for (; p + pl <= end; p++) {
+    if (memcmp(p, pat, pl) != 0) continue;
+    p += pl;
+    while (p < end && (*p == ' ' || *p == ':' || *p == '\n' || *p == '\t' || *p == '\r')) p++;
+    if (p >= end || *p != '"') return 0;
+    const char *q = ++p;
+    while (q < end && *q != '"') q++;
+    if (q >= end || (size_t)(q - p) >= cap) return 0;
+    memcpy(out, p, (size_t)(q - p));
+    out[q - p] = '\0';
+    return 1;
+  }
+  return 0;
+}
+
+static int json_u64(const char *obj, const char *end, const char *name, uint64_t *out) {
+  char pat[64];
+  snprintf(pat, sizeof pat, "\"%s\"", name);
+  size_t pl = strlen(pat);
+  for (const char *p = obj; p + pl <= end; p++) {
+    if (memcmp(p, pat, pl) != 0) continue;
+    p += pl;
+    while (p < end && (*p == ' ' || *p == ':' || *p == '\n' || *p == '\t' || *p == '\r')) p++;
+    if (p >= end || *p < '0' || *p > '9') return 0;
+    uint64_t v = 0;
+    while (p < end && *p >= '0' && *p <= '9') v = v * 10 + (uint64_t)(*p++ - '0');
+    *out = v;
+    return 1;
+  }
+  return 0;
+}
+
+static char *read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) return NULL;
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  for (;;) {
+    if (buf == NULL) break;
+    n += fread(buf + n, 1, cap - n, f);
+    if (n < cap) break;
+    char *nb = realloc(buf, cap *= 2);
+    if (nb == NULL) free(buf);
+    buf = nb;
+  }
+  fclose(f);
+  *len = n;
+  return buf;
+}
+
+/* Each case: mode, input_len, optional key/context, offset, output (hex of the window). */
+static void test_extra(const blake3_kernel *k, hash_fn h, const char *path) {
+  section_begin();
+  size_t flen = 0;
+  char *text = read_file(path, &flen);
+  if (text == NULL) {
+    check(0, "cannot read %s", path);
+    section_end("extra vectors");
+    return;
+  }
+  static uint8_t input[1 << 18], got[1 << 15];
+  static char hexbuf[(1 << 16) + 1], gothex[(1 << 16) + 1];
+  for (size_t i = 0; i < sizeof input; i++) input[i] = (uint8_t)(i % 251);
+  const char *cases = strstr(text, "\"cases\"");
+  const char *p = cases ? strchr(cases, '[') : NULL;
+  const char *end = text + flen;
+  long n = 0;
+  while (p != NULL && p < end) {
+    const char *o = memchr(p, '{', (size_t)(end - p));
+    if (o == NULL) break;
+    const char *c = memchr(o, '}', (size_t)(end - o));
+    if (c == NULL) break;
+    char mode[32], key[64], ctx[256];
+    uint64_t len = 0, offset = 0;
+    if (!json_string(o, c, "mode", mode, sizeof mode) || !json_u64(o, c, "input_len", &len) ||
+        !json_u64(o, c, "offset", &offset) ||
+        !json_string(o, c, "output", hexbuf, sizeof hexbuf) || len > sizeof input) {
+      check(0, "extra vectors: cannot parse case %ld", n);
+      p = c + 1;
+      continue;
+    }
+    size_t out_len = strlen(hexbuf) / 2;
+    uint32_t kw[8];
+    uint8_t flags = 0;
+    int ok = 1;
+    if (strcmp(mode, "hash") == 0) {
+      memcpy(kw, blake3_iv, 32);
+    } else if (strcmp(mode, "keyed_hash") == 0) {
+      ok = json_string(o, c, "key", key, sizeof key) && strlen(key) == 32;
+      if (ok) ref_key_words((const uint8_t *)key, kw);
+      flags = KEYED_HASH;
+    } else if (strcmp(mode, "derive_key") == 0) {
+      uint8_t ck[32];
+      ok = json_string(o, c, "context", ctx, sizeof ctx);
+      if (ok) {
+        h(k, (const uint8_t *)ctx, strlen(ctx), blake3_iv, DERIVE_KEY_CONTEXT, 0, ck, 32);
+        ref_key_words(ck, kw);
+      }
+      flags = DERIVE_KEY_MATERIAL;
+    } else {
+      ok = 0;
+    }
+    if (!ok || out_len > sizeof got) {
+      check(0, "extra vectors: bad case %ld (mode %s)", n, mode);
+    } else {
+      h(k, input, (size_t)len, kw, flags, offset, got, out_len);
+      to_hex(got, out_len, gothex);
+      check(strcmp(gothex, hexbuf) == 0, "extra %s len=%" PRIu64 " offset=%" PRIu64 " out=%zu",
+            mode, len, offset, out_len);
+    }
+    n++;
+    p = c + 1;
+  }
+  if (n == 0) check(0, "no cases in %s", path);
+  free(text);
+  section_end("extra vectors");
+}
+
 /* ---- main -------------------------------------------------------------------------------- */
 
 static void usage(void) {
   fprintf(stderr,
-          "usage: blake3_harness [--vectors PATH] [--seed N] [--quick]\n"
+          "usage: blake3_harness [--vectors PATH] [--extra PATH] [--seed N] [--quick]\n"
           "  BLAKE3_ISA=<portable|sse2|sse41|avx2|avx512|neon|vsx|rvv|lsx|vx> caps the kernels\n");
 }
 
 int main(int argc, char **argv) {
-  const char *vectors = NULL;
+  const char *vectors = NULL, *extra = NULL;
   uint64_t seed = DEFAULT_SEED;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--vectors") == 0 && i + 1 < argc) {
       vectors = argv[++i];
+    } else if (strcmp(argv[i], "--extra") == 0 && i + 1 < argc) {
+      extra = argv[++i];
     } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
       seed = strtoull(argv[++i], NULL, 0);
     } else if (strcmp(argv[i], "--quick") == 0) {
@@ -503,6 +638,7 @@ int main(int argc, char **argv) {
     if (supported & (1u << i)) printf(" %s(%zu)", blake3_kernel_for(i)->name, blake3_kernel_for(i)->degree);
   printf("\ncap: %s -> testing up to %s\n", isa_env ? isa_env : "none", best->name);
   printf("vectors: %s\n", vectors ? vectors : "built-in (first 32 bytes of 5 official vectors)");
+  if (extra != NULL) printf("extra vectors: %s\n", extra);
 
   uint8_t *pool = malloc(BIG + 4096);
   if (pool == NULL) return 2;
@@ -511,6 +647,7 @@ int main(int argc, char **argv) {
   g_pool = pool;
 
   g_kname = "ref";
+  if (extra != NULL) test_extra(NULL, ref_hash_fn, extra);
   if (test_vectors(NULL, ref_hash_fn, vectors) < 0) {
     printf("%ld passed, %ld failed\n", g_pass, g_fail);
     free(pool);
@@ -531,6 +668,7 @@ int main(int argc, char **argv) {
     test_oneshot(k);
     test_root_output(k, portable);
     test_vectors(k, lib_hash, vectors);
+    if (extra != NULL) test_extra(k, lib_hash, extra);
   }
   free(pool);
   printf("%ld passed, %ld failed\n", g_pass, g_fail);
