@@ -123,7 +123,9 @@ b3_qemu_path() {
 # The java launcher inside an unpacked JRE sysroot (empty if none).
 b3_jre_java() {
   local root=$1 j
+  # usr/lib/jvm holds the JDK directory and a java-1.N.0-... symlink to it: take the directory.
   for j in "$root"/usr/lib/jvm/*/bin/java; do
+    [ -L "${j%/bin/java}" ] && continue
     [ -x "$j" ] && { echo "$j"; return 0; }
   done
   return 0
