@@ -46,8 +46,11 @@ WINDOW = 64
 # Produced with `b3sum --length OFFSET+64`, keeping the last 64 bytes.
 SMALL_OFFSETS = [1, 63, 64, 65, 1023, 1048576]
 # Too long for that: produced by streaming `b3sum --raw --length MAX+64` through
-# a pipe and keeping only the windows (the largest stream is 256 GiB).
-HUGE_OFFSETS = [2**32 + 7, 2**38 + 13]
+# a pipe and keeping only the windows: 4 GiB per stream, so only a few inputs. Past 2^32
+# output blocks the counter's high word is in use; 2^38 + 13 (a 256 GiB stream per case, an
+# hour of CPU for the set) is left out: the tests check far seeks against the Java kernel.
+HUGE_OFFSETS = [2**32 + 7]
+HUGE_INPUT_LENS = [65, 1025]
 
 OFFICIAL_COMMENT = (
     "Each test is an input length and three outputs, one for each of the hash, "
@@ -283,7 +286,7 @@ def main():
 
         # Huge offsets: one stream per (mode, input) that also passes over the
         # small offsets, which must then agree with the values above.
-        jobs = [(mode, n) for mode in MODES for n in OFFSET_INPUT_LENS]
+        jobs = [(mode, n) for mode in MODES for n in HUGE_INPUT_LENS]
         log("streaming %d b3sum outputs of %d bytes each for the huge offsets "
             "(%d at a time; minutes each)..." % (len(jobs), max(HUGE_OFFSETS) + WINDOW,
                                                   args.jobs))
@@ -302,10 +305,8 @@ def main():
                 for off in HUGE_OFFSETS:
                     windows[(mode, n, off)] = res[off]
 
-        for mode in MODES:
-            for n in OFFSET_INPUT_LENS:
-                for off in SMALL_OFFSETS + HUGE_OFFSETS:
-                    extra.append(extra_case(mode, n, off, windows[(mode, n, off)]))
+        for (mode, n, off), out in sorted(windows.items(), key=lambda kv: (MODES.index(kv[0][0]), kv[0][1], kv[0][2])):
+            extra.append(extra_case(mode, n, off, out))
 
     # Write the files.
     os.makedirs(args.out_dir, exist_ok=True)
