@@ -4,8 +4,9 @@
  *
  * Input layout (missing bytes read as zero):
  *   [0]      mode (bits 0-1: hash, keyed, derive-key material, derive-key context) and a
- *            repeat count (bits 2-7): the message is the data repeated (repeat + 1) times,
- *            each copy xored with its index, so short inputs still make multi-chunk messages
+ *            repeat code r (bits 2-7): the message is the data repeated r + 1 times (r < 32)
+ *            or (r - 31) * 32 times (up to 1024), each copy xored with its index, capped at
+ *            MAX_MSG, so short inputs still make messages of many chunks
  *   [1..2]   output length (mod 1100)
  *   [3..10]  seek selector (0, small, around 2^32 output blocks, or anywhere below 2^62)
  *   [11..14] split points for the streaming check (fractions of the whole chunks)
@@ -28,7 +29,7 @@
 #include "blake3_impl.h"
 #include "ref.h"
 
-#define MAX_MSG (256u * 1024u)
+#define MAX_MSG (1024u * 1024u + 3000u)
 #define MAX_OUT 1100u
 
 typedef struct {
@@ -218,7 +219,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint8_t key_bytes[32];
   for (int i = 0; i < 32; i++) key_bytes[i] = rd8(&r);
 
-  size_t len = r.n * (rep + 1);
+  const size_t copies = rep < 32 ? rep + 1 : (size_t)(rep - 31) * 32;
+  size_t len = r.n * copies;
   if (len > MAX_MSG) len = MAX_MSG;
   for (size_t i = 0; i < len; i++) msg[i] = (uint8_t)(r.p[i % r.n] ^ (i / r.n));
 
