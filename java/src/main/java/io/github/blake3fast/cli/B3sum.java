@@ -1,62 +1,226 @@
 package io.github.blake3fast.cli;
 
-import io.github.blake3fast.Blake3;
-import io.github.blake3fast.Blake3Hasher;
+import io.github.blake3fast.Blake3OutputReader;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Paths;
-import java.util.ArrayList;
-import java.util.List;
 
-/** The b3sum command: prints BLAKE3 hashes of files or standard input. */
+/**
+ * The b3sum command: prints or checks BLAKE3 hashes of files or standard input. A drop-in
+ * replacement for the official b3sum: the same flags, output, messages and exit statuses as
+ * Debian's b3sum 1.2.0, plus {@code --tag} and {@code --seek} from newer official versions.
+ */
 public final class B3sum {
   private B3sum() {}
 
   public static void main(String[] args) {
-    System.exit(run(args, System.in, System.out, System.err));
+    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false);
+    PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), false);
+    int status = run(args, new FileInputStream(FileDescriptor.in), out, err);
+    out.flush();
+    err.flush();
+    System.exit(status);
   }
 
-  static int run(String[] args, InputStream stdin, PrintStream out, PrintStream err) {
-    int length = 32;
-    boolean names = true;
-    List<String> files = new ArrayList<>();
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      if (a.equals("--no-names")) {
-        names = false;
-      } else if (a.equals("-l") || a.equals("--length")) {
-        length = Integer.parseInt(args[++i]);
-      } else if (a.startsWith("--length=")) {
-        length = Integer.parseInt(a.substring(9));
-      } else {
-        files.add(a);
-      }
+  /**
+   * Runs b3sum with these arguments and streams and returns its exit status. Nothing is closed.
+   */
+  public static int run(String[] args, InputStream stdin, PrintStream stdout, PrintStream stderr) {
+    Out out = new Out(stdout, stderr);
+    try {
+      return new B3sum.Run(stdin, out).run(args);
+    } finally {
+      out.flushAll();
     }
-    if (files.isEmpty()) {
-      files.add("-");
+  }
+
+  /** More threads than this on one file cannot help; the official tool would start them all. */
+  private static final int MAX_THREADS = 256;
+
+  /** One invocation's state. */
+  private static final class Run {
+    private final InputStream stdin;
+    private final Out out;
+
+    Run(InputStream stdin, Out out) {
+      this.stdin = stdin;
+      this.out = out;
     }
-    int status = 0;
-    for (String f : files) {
+
+    int run(String[] args) {
+      Options o;
       try {
-        Blake3Hasher h = Blake3.newHasher();
-        if (f.equals("-")) {
-          byte[] buf = new byte[1 << 16];
-          for (int n; (n = stdin.read(buf)) > 0; ) {
-            h.update(buf, 0, n);
-          }
+        o = ArgParser.parse(args);
+      } catch (ArgParser.Exit e) {
+        if (e.status == 0) {
+          out.print(e.text);
         } else {
-          h.update(java.nio.ByteBuffer.wrap(java.nio.file.Files.readAllBytes(Paths.get(f))));
+          out.errorRaw(e.text);
         }
-        String hex = Blake3.toHex(h.digest(length));
-        out.print(names ? hex + "  " + f + "\n" : hex + "\n");
-      } catch (IOException e) {
-        err.print("b3sum: " + f + ": " + e.getMessage() + "\n");
-        status = 1;
+        return e.status;
+      }
+      if (o.raw && o.files.size() > 1) {
+        return fatal("Only one filename can be provided when using --raw");
+      }
+      byte[] key = null;
+      if (o.keyed) {
+        try {
+          key = readKey();
+        } catch (IOException e) {
+          return fatal(OsErrors.describe(e));
+        } catch (Checker.Fatal e) {
+          return fatal(e.getMessage());
+        }
+      }
+      int threads;
+      try {
+        threads = threads(o);
+      } catch (Unsigned.BadNumber e) {
+        out.errorRaw("Error: Failed to parse num threads.\n\nCaused by:\n    " + e.getMessage() + "\n");
+        return 1;
+      }
+      Inputs inputs = new Inputs(stdin, key, o.deriveKey, threads);
+      boolean failed = false;
+      if (o.check) {
+        long seek = 0;
+        if (o.seek != null) {
+          try {
+            seek = seekOffset(o.seek);
+          } catch (Inputs.Failure e) {
+            return fatal(e.getMessage());
+          }
+        }
+        Checker checker = new Checker(inputs, out, stdin, o.quiet, seek);
+        for (String f : o.files) {
+          try {
+            failed |= !checker.checkFile(f);
+          } catch (Checker.Fatal e) {
+            return fatal(e.getMessage());
+          }
+        }
+      } else {
+        for (String f : o.files) {
+          try {
+            hashOne(f, o, inputs);
+          } catch (Inputs.Failure e) {
+            failed = true;
+            out.error(f + ": " + e.getMessage());
+          }
+          if (out.broken()) {
+            return 1;
+          }
+        }
+      }
+      return failed ? 1 : 0;
+    }
+
+    private int fatal(String message) {
+      out.errorRaw("Error: " + message + "\n");
+      return 1;
+    }
+
+    private void hashOne(String name, Options o, Inputs inputs) throws Inputs.Failure {
+      Blake3OutputReader reader = inputs.hash(name);
+      if (o.seek != null) {
+        reader.seek(seekOffset(o.seek));
+      }
+      if (o.raw) {
+        Emit.raw(reader, length(o), out);
+        return;
+      }
+      if (o.noNames) {
+        long len = length(o);
+        Emit.hex(reader, len, out);
+        out.print("\n");
+        return;
+      }
+      boolean escaped = Names.needsEscape(name);
+      String shown = Names.escape(name);
+      if (escaped) {
+        out.print("\\");
+      }
+      long len = length(o);
+      if (o.tag) {
+        out.print("BLAKE3 (" + shown + ") = ");
+        Emit.hex(reader, len, out);
+        out.print("\n");
+      } else {
+        Emit.hex(reader, len, out);
+        out.print("  " + shown + "\n");
       }
     }
-    out.flush();
-    return status;
+
+    /** The output length, parsed for each input as the official tool does. */
+    private static long length(Options o) throws Inputs.Failure {
+      if (o.length == null) {
+        return 32;
+      }
+      try {
+        return Unsigned.parse(o.length);
+      } catch (Unsigned.BadNumber e) {
+        throw new Inputs.Failure("Failed to parse length.");
+      }
+    }
+
+    private static long seekOffset(String s) throws Inputs.Failure {
+      long v;
+      try {
+        v = Unsigned.parse(s);
+      } catch (Unsigned.BadNumber e) {
+        throw new Inputs.Failure("Failed to parse seek.");
+      }
+      if (v < 0) {
+        throw new Inputs.Failure("Seek offsets beyond 2^63-1 are not supported.");
+      }
+      return v;
+    }
+
+    /** Threads per large file: --no-mmap 1, else --num-threads, else RAYON_NUM_THREADS, else 0 (all). */
+    private static int threads(Options o) throws Unsigned.BadNumber {
+      long n = 0;
+      if (o.numThreads != null) {
+        n = Unsigned.parse(o.numThreads);
+      }
+      if (n == 0) {
+        String env = System.getenv("RAYON_NUM_THREADS");
+        if (env != null) {
+          try {
+            n = Unsigned.parse(env);
+          } catch (Unsigned.BadNumber e) {
+            n = 0;
+          }
+        }
+      }
+      if (o.noMmap) {
+        return 1;
+      }
+      if (n == 0) {
+        return 0;
+      }
+      return Long.compareUnsigned(n, MAX_THREADS) > 0 ? MAX_THREADS : (int) n;
+    }
+
+    /** Exactly 32 bytes from stdin, read to its end (up to one byte more). */
+    private byte[] readKey() throws IOException, Checker.Fatal {
+      byte[] buf = new byte[33];
+      int n = 0;
+      while (n < buf.length) {
+        int r = stdin.read(buf, n, buf.length - n);
+        if (r < 0) {
+          break;
+        }
+        n += r;
+      }
+      if (n < 32) {
+        throw new Checker.Fatal("expected 32 key bytes from stdin, found " + n);
+      }
+      if (n > 32) {
+        throw new Checker.Fatal("read more than 32 key bytes from stdin");
+      }
+      return java.util.Arrays.copyOf(buf, 32);
+    }
   }
 }
