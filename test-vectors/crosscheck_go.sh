@@ -2,8 +2,8 @@
 # Optional: checks test_vectors.json and extra_vectors.json in this folder against a
 # second, independent BLAKE3 implementation: the pure-Go lukechampine.com/blake3
 # from Debian (apt-get install golang-go golang-lukechampine-blake3-dev). Its
-# OutputReader.Seek reaches the offsets 2^32+7 and 2^38+13 directly, without the
-# 256 GiB streams generate.sh reads from b3sum. Builds offline from /usr/share/gocode.
+# OutputReader.Seek reaches the offset 2^32+7 directly, without the 4 GiB streams
+# generate.sh reads from b3sum. Builds offline from /usr/share/gocode.
 #   ./crosscheck_go.sh     # prints a summary; exit 0 only if every output agrees
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -73,8 +73,10 @@ EXTRA_COMMENT = (
     "derive_key cases the context string in `context`; `output` is the hex encoding of "
     "the extended output bytes [offset, offset + len(output)/2). "
     "Cases with offset 0 test output lengths %s for input lengths %s. "
-    "Cases with offset > 0 are %d-byte XOF reads at offsets %s for input lengths %s. "
-    "Every mode is covered for every combination; nothing was left out."
+    "Cases with offset > 0 are %d-byte XOF reads at offsets %s for input lengths %s, "
+    "and at offsets %s for input lengths %s; every mode is covered for each. "
+    "Not included: offsets of 2^38 or more (output block counter >= 2^32), since "
+    "b3sum 1.2.0 cannot seek and each such case would be a 256 GiB output stream."
 )
 
 
@@ -288,7 +290,7 @@ def main():
         # small offsets, which must then agree with the values above.
         jobs = [(mode, n) for mode in MODES for n in HUGE_INPUT_LENS]
         log("streaming %d b3sum outputs of %d bytes each for the huge offsets "
-            "(%d at a time; minutes each)..." % (len(jobs), max(HUGE_OFFSETS) + WINDOW,
+            "(%d at a time)..." % (len(jobs), max(HUGE_OFFSETS) + WINDOW,
                                                   args.jobs))
 
         def stream(job):
@@ -337,7 +339,7 @@ def main():
     extra_doc = {
         "_comment": EXTRA_COMMENT % (
             version, EXTRA_OUT_LENS, EXTRA_INPUT_LENS, WINDOW,
-            SMALL_OFFSETS + HUGE_OFFSETS, OFFSET_INPUT_LENS),
+            SMALL_OFFSETS, OFFSET_INPUT_LENS, HUGE_OFFSETS, HUGE_INPUT_LENS),
         "cases": extra,
     }
     write_text(paths["extra_vectors.json"], json.dumps(extra_doc, indent=2) + "\n")
