@@ -142,7 +142,8 @@ final class ArgParser {
     if (arg == CliArg.VERSION) {
       throw new Exit(0, Help.version());
     }
-    count.merge(arg, 1, Integer::sum);
+    Integer n = count.get(arg);
+    count.put(arg, n == null ? 1 : n + 1);
     used.add(arg);
   }
 

@@ -1,6 +1,5 @@
 package io.github.blake3fast.cli;
 
-import io.github.blake3fast.Blake3OutputReader;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -123,17 +122,20 @@ public final class B3sum {
     }
 
     private void hashOne(String name, Options o, Inputs inputs) throws Inputs.Failure {
-      Blake3OutputReader reader = inputs.hash(name);
-      if (o.seek != null) {
-        reader.seek(seekOffset(o.seek));
+      long seek = o.seek == null ? 0 : seekOffset(o.seek);
+      long want;
+      try {
+        want = o.length == null ? 32 : Unsigned.parse(o.length);
+      } catch (Unsigned.BadNumber e) {
+        want = -1; // reported below, after the input was read, as the official tool does
       }
+      HashOutput hash = inputs.hash(name, seek, want);
       if (o.raw) {
-        Emit.raw(reader, length(o), out);
+        Emit.raw(hash, length(o), out);
         return;
       }
       if (o.noNames) {
-        long len = length(o);
-        Emit.hex(reader, len, out);
+        Emit.hex(hash, length(o), out);
         out.print("\n");
         return;
       }
@@ -144,12 +146,16 @@ public final class B3sum {
       }
       long len = length(o);
       if (o.tag) {
-        out.print("BLAKE3 (" + shown + ") = ");
-        Emit.hex(reader, len, out);
+        out.print("BLAKE3 (");
+        out.print(shown);
+        out.print(") = ");
+        Emit.hex(hash, len, out);
         out.print("\n");
       } else {
-        Emit.hex(reader, len, out);
-        out.print("  " + shown + "\n");
+        Emit.hex(hash, len, out);
+        out.print("  ");
+        out.print(shown);
+        out.print("\n");
       }
     }
 

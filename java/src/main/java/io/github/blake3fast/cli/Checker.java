@@ -1,6 +1,5 @@
 package io.github.blake3fast.cli;
 
-import io.github.blake3fast.Blake3OutputReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -110,20 +109,23 @@ final class Checker {
     }
     byte[] found = new byte[CheckLine.HASH_LEN];
     try {
-      Blake3OutputReader reader = inputs.hash(line.path);
-      reader.seek(seek);
-      reader.read(found);
+      inputs.hash(line.path, seek, CheckLine.HASH_LEN).read(found, 0, found.length);
     } catch (Inputs.Failure e) {
-      out.print(line.shownName + ": FAILED (" + e.getMessage() + ")\n");
+      out.print(line.shownName);
+      out.print(": FAILED (");
+      out.print(e.getMessage());
+      out.print(")\n");
       return false;
     }
     if (MessageDigest.isEqual(found, line.expected)) {
       if (!quiet) {
-        out.print(line.shownName + ": OK\n");
+        out.print(line.shownName);
+        out.print(": OK\n");
       }
       return true;
     }
-    out.print(line.shownName + ": FAILED\n");
+    out.print(line.shownName);
+    out.print(": FAILED\n");
     return false;
   }
 

@@ -1,7 +1,5 @@
 package io.github.blake3fast.cli;
 
-import io.github.blake3fast.Blake3OutputReader;
-
 /** Writes a number of output bytes (an unsigned 64-bit count), in hex or raw, in chunks. */
 final class Emit {
   private Emit() {}
@@ -9,7 +7,7 @@ final class Emit {
   private static final int CHUNK = 1 << 14;
   private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
-  static void hex(Blake3OutputReader reader, long length, Out out) {
+  static void hex(HashOutput reader, long length, Out out) {
     byte[] bin = new byte[(int) Math.min(CHUNK, Long.compareUnsigned(length, CHUNK) < 0 ? length : CHUNK)];
     byte[] text = new byte[2 * bin.length];
     long left = length;
@@ -28,7 +26,7 @@ final class Emit {
     }
   }
 
-  static void raw(Blake3OutputReader reader, long length, Out out) {
+  static void raw(HashOutput reader, long length, Out out) {
     byte[] bin = new byte[Long.compareUnsigned(length, CHUNK) < 0 ? (int) length : CHUNK];
     long left = length;
     while (left != 0) {

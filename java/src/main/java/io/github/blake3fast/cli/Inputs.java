@@ -2,18 +2,25 @@ package io.github.blake3fast.cli;
 
 import io.github.blake3fast.Blake3;
 import io.github.blake3fast.Blake3Hasher;
-import io.github.blake3fast.Blake3OutputReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Arrays;
 
 /**
- * Opens and hashes one input: a file, or standard input for {@code -}. Regular files go through
- * {@link Blake3Hasher#updateFile}, which reads large files in parallel; pipes and devices are
- * read as streams. Failures carry the official tool's message.
+ * Opens and hashes one input: a file, or standard input for {@code -}. Failures carry the
+ * official tool's message.
+ *
+ * <p>A file that turns out to be small (up to {@link #SMALL} bytes) is read whole and hashed in
+ * one call, which is the cheapest path for the many-small-files case; a larger regular file goes
+ * through {@link Blake3Hasher#updateFile}, which reads it in parallel; anything that keeps
+ * delivering bytes past the small buffer (a pipe, a device) is streamed.
  */
 final class Inputs {
   /** A failure to open or read an input, with the message b3sum prints for it. */
@@ -25,11 +32,16 @@ final class Inputs {
     }
   }
 
+  static final int SMALL = 64 * 1024;
+  /** Output lengths up to this are computed in one shot for small files. */
+  private static final int ONE_SHOT_OUT = 1024;
+
   private final InputStream stdin;
   private final byte[] key;
   private final String context;
   /** Threads for one large file; 0 lets the library choose (all cores). */
   private final int threads;
+  private final byte[] small = new byte[SMALL + 1];
 
   Inputs(InputStream stdin, byte[] key, String context, int threads) {
     this.stdin = stdin;
@@ -48,34 +60,71 @@ final class Inputs {
     return Blake3.newHasher();
   }
 
-  /** Hashes the named input; the reader is at output position 0. */
-  Blake3OutputReader hash(String name) throws Failure {
-    Blake3Hasher h = newHasher();
+  /**
+   * Hashes the named input; its output is readable from {@code seek} on. {@code want} is how
+   * many output bytes will be read, or -1 if that is not known.
+   */
+  HashOutput hash(String name, long seek, long want) throws Failure {
     try {
       if (name.equals("-")) {
         if (key != null) {
           throw new Failure("Cannot open `-` in keyed mode");
         }
-        h.update(stdin);
-      } else {
-        Path path = open(name);
-        if (threads > 0) {
-          h.updateFile(path, threads);
-        } else {
-          h.updateFile(path);
+        return HashOutput.of(newHasher().update(stdin).xof(), seek);
+      }
+      Path path = path(name);
+      try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+        if (ch.size() <= SMALL) {
+          return hashSmall(ch, seek, want);
         }
       }
+      Blake3Hasher h = newHasher();
+      if (threads > 0) {
+        h.updateFile(path, threads);
+      } else {
+        h.updateFile(path);
+      }
+      return HashOutput.of(h.xof(), seek);
     } catch (IOException e) {
       throw new Failure(OsErrors.describe(e));
     }
-    return h.xof();
+  }
+
+  /** Reads to the end: in one shot when it all fits the small buffer, else streamed. */
+  private HashOutput hashSmall(FileChannel ch, long seek, long want) throws IOException {
+    ByteBuffer bb = ByteBuffer.wrap(small);
+    while (bb.hasRemaining() && ch.read(bb) >= 0) {
+      // fill
+    }
+    int n = bb.position();
+    if (n > SMALL) { // it grew, or it is a stream: go on streaming
+      Blake3Hasher h = newHasher();
+      h.update(small, 0, n);
+      h.update(ch);
+      return HashOutput.of(h.xof(), seek);
+    }
+    if (seek == 0 && want >= 0 && want <= ONE_SHOT_OUT) {
+      int outLen = (int) Math.max(want, 32);
+      if (key == null && context == null && outLen == 32) {
+        return HashOutput.of(Blake3.hash(small, 0, n));
+      }
+      byte[] input = Arrays.copyOf(small, n);
+      if (key != null) {
+        return HashOutput.of(Blake3.keyedHash(key, input, outLen));
+      }
+      if (context != null) {
+        return HashOutput.of(Blake3.deriveKey(context, input, outLen));
+      }
+      return HashOutput.of(Blake3.hash(input, outLen));
+    }
+    return HashOutput.of(newHasher().update(small, 0, n).xof(), seek);
   }
 
   /**
    * The path of a name, refused the way open(2) refuses it where Java's path handling would
    * differ: the empty name, and a trailing slash after something that is not a directory.
    */
-  private static Path open(String name) throws IOException, Failure {
+  private static Path path(String name) throws IOException, Failure {
     if (name.isEmpty()) {
       throw new Failure(OsErrors.NOT_FOUND);
     }
