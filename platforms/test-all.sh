@@ -96,7 +96,8 @@ fi
 
 # ---- the task list ------------------------------------------------------------------------
 
-# One line per run: KIND|ARCH|CPU|EXPECTED   (KIND: harness, freestanding, jvm)
+# One line per run: KIND|ARCH|CPU|EXPECTED|QEMU   (KIND: harness, freestanding, jvm; QEMU: the
+# descriptor's, or the CPU entry's qemu= option)
 tasks=()
 for arch in $(b3_selected_platforms); do
   b3_load_conf "$arch"
@@ -105,17 +106,20 @@ for arch in $(b3_selected_platforms); do
     [ "$expected" = auto ] && expected=$(b3_host_x86_isa)
     harness=normal
     jvm=yes
+    qemu=$QEMU
     for opt in $options; do
       case "$opt" in
         harness=*) harness=${opt#harness=} ;;
         jvm=*) jvm=${opt#jvm=} ;;
+        qemu=*) qemu=${opt#qemu=} ;;
+        *) b3_die "platforms/$arch.conf: unknown option '$opt' in CPU entry '$entry'" ;;
       esac
     done
     if [ "${BLAKE3_NO_HARNESS:-}" != 1 ]; then
-      if [ "$harness" = freestanding ]; then tasks+=("freestanding|$arch|$cpu|$expected")
-      else tasks+=("harness|$arch|$cpu|$expected"); fi
+      if [ "$harness" = freestanding ]; then tasks+=("freestanding|$arch|$cpu|$expected|$qemu")
+      else tasks+=("harness|$arch|$cpu|$expected|$qemu"); fi
     fi
-    if [ "$jvm" = yes ] && [ "${BLAKE3_NO_JVM:-}" != 1 ]; then tasks+=("jvm|$arch|$cpu|$expected"); fi
+    if [ "$jvm" = yes ] && [ "${BLAKE3_NO_JVM:-}" != 1 ]; then tasks+=("jvm|$arch|$cpu|$expected|$qemu"); fi
   done
 done
 
@@ -133,9 +137,10 @@ emulator() {
 # run_task INDEX SPEC: runs one task, writes $logs/INDEX.log and $logs/INDEX.result
 # (STATUS|KERNEL|SUMMARY|SECONDS; STATUS = PASS, FAIL or SKIP).
 run_task() {
-  local idx=$1 kind arch cpu expected
-  IFS='|' read -r kind arch cpu expected <<<"$2"
+  local idx=$1 kind arch cpu expected qemu
+  IFS='|' read -r kind arch cpu expected qemu <<<"$2"
   b3_load_conf "$arch"
+  QEMU=$qemu
   local log="$logs/$idx.log" t0 status=FAIL kernel="?" summary="" rc=0
   local -a cmd=() emu=()
   t0=$(b3_now)
@@ -223,7 +228,7 @@ done_count=0
 report_done() {
   local idx=$1 spec=${tasks[$1]} r
   r=$(cat "$logs/$idx.result" 2>/dev/null || echo "FAIL|?|the run died|0")
-  IFS='|' read -r kind arch cpu expected <<<"$spec"
+  IFS='|' read -r kind arch cpu expected qemu <<<"$spec"
   IFS='|' read -r st kern summ secs <<<"$r"
   done_count=$((done_count + 1))
   b3_log "[$done_count/${#tasks[@]}] $st $kind linux-$arch cpu=$cpu kernel=$kern ($summ) ${secs}s"
@@ -254,9 +259,13 @@ rows=()
 failures=0
 skips=0
 for idx in "${!tasks[@]}"; do
-  IFS='|' read -r kind arch cpu expected <<<"${tasks[$idx]}"
+  IFS='|' read -r kind arch cpu expected qemu <<<"${tasks[$idx]}"
   IFS='|' read -r st k summ secs <<<"$(cat "$logs/$idx.result" 2>/dev/null || echo "FAIL|?|the run died|0")"
   label=$cpu
+  b3_load_conf "$arch"
+  if [ "$qemu" != "$QEMU" ]; then
+    case "$qemu" in @qemu10/*) label="$label [qemu 10]" ;; *) label="$label [$qemu]" ;; esac
+  fi
   [ "$kind" = freestanding ] && label="$cpu (freestanding)"
   key="$arch|$label"
   if [ -z "${row_seen[$key]:-}" ]; then row_seen[$key]=1; rows+=("$key"); fi
