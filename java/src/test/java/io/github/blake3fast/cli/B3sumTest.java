@@ -1,0 +1,186 @@
+package io.github.blake3fast.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.blake3fast.Blake3;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * b3sum behaviour that needs no official tool to compare with: known hashes, --tag and --seek
+ * (newer than Debian's b3sum 1.2.0), check round trips, and the parsing helpers.
+ */
+class B3sumTest {
+  @TempDir Path dir;
+
+  private static final String HELLO = "ea8f163db38682925e4491c5e58d4bb3506ef8c14eb78a86e908c5624a67200f";
+
+  private static final class Run {
+    final String out;
+    final String err;
+    final int status;
+
+    Run(String out, String err, int status) {
+      this.out = out;
+      this.err = err;
+      this.status = status;
+    }
+  }
+
+  private static Run run(byte[] stdin, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = B3sum.run(args, new ByteArrayInputStream(stdin),
+        new PrintStream(out, false, StandardCharsets.UTF_8), new PrintStream(err, false, StandardCharsets.UTF_8));
+    return new Run(out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), status);
+  }
+
+  private static Run run(String... args) {
+    return run(new byte[0], args);
+  }
+
+  private Path file(String name, String content) throws IOException {
+    return Files.write(dir.resolve(name), content.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void hashesFilesAndStdin() throws IOException {
+    Path a = file("a", "hello");
+    assertEquals(HELLO + "  " + a + "\n", run(a.toString()).out);
+    assertEquals(HELLO + "\n", run("hello".getBytes(StandardCharsets.UTF_8), "--no-names").out);
+    assertEquals(HELLO.substring(0, 10) + "  -\n", run("hello".getBytes(StandardCharsets.UTF_8), "-l5", "-").out);
+  }
+
+  @Test
+  void largeAndStreamedInputsMatchTheLibrary() throws IOException {
+    byte[] big = new byte[(5 << 20) + 77]; // past the small-file buffer and the parallel threshold
+    new java.util.Random(3).nextBytes(big);
+    Path p = Files.write(dir.resolve("big"), big);
+    String expected = Blake3.toHex(Blake3.hash(big));
+    assertEquals(expected + "  " + p + "\n", run(p.toString()).out);
+    assertEquals(expected + "  " + p + "\n", run("--num-threads", "1", p.toString()).out);
+    assertEquals(expected + "  " + p + "\n", run("--no-mmap", p.toString()).out);
+    assertEquals(expected + "\n", run(big, "--no-names").out);
+    byte[] small = java.util.Arrays.copyOf(big, Inputs.SMALL);
+    Path s = Files.write(dir.resolve("small"), small);
+    assertEquals(Blake3.toHex(Blake3.hash(small, 100)) + "\n", run("--no-names", "-l", "100", s.toString()).out);
+    assertEquals(Blake3.toHex(Blake3.hash(small, 5000)) + "\n", run("--no-names", "-l", "5000", s.toString()).out);
+  }
+
+  @Test
+  void keyedAndDerivedModesMatchTheLibrary() throws IOException {
+    Path a = file("a", "hello");
+    byte[] key = new byte[32];
+    for (int i = 0; i < 32; i++) {
+      key[i] = (byte) i;
+    }
+    byte[] msg = "hello".getBytes(StandardCharsets.UTF_8);
+    assertEquals(Blake3.toHex(Blake3.keyedHash(key, msg, 40)) + "\n", run(key, "--keyed", "--no-names", "-l", "40", a.toString()).out);
+    assertEquals(Blake3.toHex(Blake3.deriveKey("ctx", msg)) + "\n", run("--derive-key", "ctx", "--no-names", a.toString()).out);
+    Run refused = run(key, "--keyed", "-", a.toString());
+    assertEquals("b3sum: -: Cannot open `-` in keyed mode\n", refused.err);
+    assertEquals(1, refused.status);
+  }
+
+  @Test
+  void tagLinesAreEscapedAndCheckedBack() throws IOException {
+    Path a = file("a", "hello");
+    Path odd = file("odd\\name\nx", "hello");
+    Run r = run("--tag", a.toString(), odd.toString());
+    String escaped = odd.toString().replace("\\", "\\\\").replace("\n", "\\n");
+    assertEquals("BLAKE3 (" + a + ") = " + HELLO + "\n\\BLAKE3 (" + escaped + ") = " + HELLO + "\n", r.out);
+    Path sums = Files.write(dir.resolve("sums"), r.out.getBytes(StandardCharsets.UTF_8));
+    Run check = run("-c", sums.toString());
+    assertEquals(a + ": OK\n\\" + escaped + ": OK\n", check.out);
+    assertEquals(0, check.status);
+  }
+
+  @Test
+  void seekReadsTheOutputFromAnOffset() throws IOException {
+    Path a = file("a", "hello");
+    String full = Blake3.toHex(Blake3.hash("hello".getBytes(StandardCharsets.UTF_8), 200));
+    assertEquals(full.substring(2 * 50, 2 * 150) + "\n", run("--seek", "50", "-l", "100", "--no-names", a.toString()).out);
+    assertEquals(full.substring(2 * 64, 2 * 96) + "\n", run("--seek=64", "--no-names", a.toString()).out);
+    Run bad = run("--seek", "x1", a.toString());
+    assertEquals("b3sum: " + a + ": Failed to parse seek.\n", bad.err);
+    assertEquals(1, bad.status);
+  }
+
+  @Test
+  void checkReportsEachKindOfResult() throws IOException {
+    Path a = file("a", "hello");
+    String wrong = HELLO.replace('e', 'f');
+    Path sums = file("sums", HELLO + "  " + a + "\n" + wrong + "  " + a + "\n" + HELLO + "  " + dir.resolve("gone") + "\n\n");
+    Run r = run("-c", sums.toString());
+    assertEquals(a + ": OK\n" + a + ": FAILED\n" + dir.resolve("gone") + ": FAILED (No such file or directory (os error 2))\n", r.out);
+    assertEquals("b3sum: Empty line\n", r.err);
+    assertEquals(1, r.status);
+    assertEquals(a + ": FAILED\n" + dir.resolve("gone") + ": FAILED (No such file or directory (os error 2))\n",
+        run("-c", "--quiet", sums.toString()).out);
+  }
+
+  @Test
+  void usageErrorsAndHelp() {
+    Run r = run("--lenght", "4");
+    assertEquals(1, r.status);
+    assertEquals("error: Found argument '--lenght' which wasn't expected, or isn't valid in this context\n"
+        + "\tDid you mean \u001b[32m--\u001b[0m\u001b[32mlength\u001b[0m?\n\nUSAGE:\n    b3sum --length <LEN>\n\n"
+        + "For more information try --help\n", r.err);
+    Run help = run("-h");
+    assertEquals(0, help.status);
+    assertTrue(help.out.contains("--tag") && help.out.contains("--seek <SEEK>"), help.out);
+    assertTrue(run("-V").out.startsWith("b3sum "));
+  }
+
+  @Test
+  void checkLinesParseAsVersion120Does() throws Exception {
+    CheckLine l = CheckLine.parse("\\" + HELLO + "  a\\\\b\\nc\n");
+    assertEquals("a\\b\nc", l.path);
+    assertEquals("\\a\\\\b\\nc", l.shownName);
+    assertEquals(HELLO, Blake3.toHex(l.expected));
+    String[][] bad = {
+      {"", "Empty line"}, {"\\", "Short line"}, {HELLO + "  ", "Short line"}, {HELLO + " xa", "Invalid space"},
+      {HELLO.toUpperCase() + "  a", "Invalid hex"}, {"é" + HELLO.substring(2) + "  a", "Non-ASCII prefix"},
+      {"\\" + HELLO + "  a\\r", "Invalid backslash escape"}, {HELLO + "  a\0", "Null character in path"},
+      {HELLO + "  a\uFFFD", "Unicode replacement character in path"}, {"BLAKE3 (a) = " + HELLO.toUpperCase(), "Invalid space"},
+    };
+    for (String[] b : bad) {
+      CheckLine.Malformed e = assertThrows(CheckLine.Malformed.class, () -> CheckLine.parse(b[0]), b[0]);
+      assertEquals(b[1], e.getMessage(), b[0]);
+    }
+    assertEquals("a\r", CheckLine.parse(HELLO + "  a\r\n").path); // 1.2.0 keeps the CR
+  }
+
+  @Test
+  void numbersParseAsRustDoes() throws Exception {
+    assertEquals(5, Unsigned.parse("+5"));
+    assertEquals(-1L, Unsigned.parse("18446744073709551615"));
+    String[][] bad = {
+      {"", "cannot parse integer from empty string"}, {"+", "invalid digit found in string"},
+      {"-1", "invalid digit found in string"}, {"1x", "invalid digit found in string"},
+      {"18446744073709551616", "number too large to fit in target type"},
+      {"99999999999999999999x", "number too large to fit in target type"},
+    };
+    for (String[] b : bad) {
+      Unsigned.BadNumber e = assertThrows(Unsigned.BadNumber.class, () -> Unsigned.parse(b[0]), b[0]);
+      assertEquals(b[1], e.getMessage(), b[0]);
+    }
+  }
+
+  @Test
+  void suggestionsPickTheClosestLongName() {
+    assertEquals(CliArg.NO_MMAP, Suggest.closestLong("no"));
+    assertEquals(CliArg.NO_NAMES, Suggest.closestLong("nonames"));
+    assertEquals(CliArg.HELP, Suggest.closestLong("he"));
+    assertEquals(null, Suggest.closestLong("foo"));
+  }
+}
