@@ -90,17 +90,13 @@ final class Compress {{
   }}
 
   /**
-   * Compresses one block of {{@code blockLen}} bytes at {{@code in[off]}} (bytes past blockLen
-   * are not read) and writes the 8-word chaining value to {{@code out[outOff]}} (may be cv).
+   * Compresses the full 64-byte block at {{@code in[off]}} and writes the 8-word chaining value
+   * to {{@code out[outOff]}} (may be cv). Partial blocks go through {{@link #compressWords}}.
    */
-  static void compressBytes(int[] cv, int cvOff, byte[] in, int off, int blockLen, long counter, int flags,
-      int[] out, int outOff) {{
-    int m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15;
-    if (blockLen == 64) {{
-{chr(10).join(f"{I3}m{i} = (int) LE.get(in, off + {4 * i});" for i in range(16))}
-    }} else {{
-{chr(10).join(f"{I3}m{i} = partialWord(in, off, blockLen, {i});" for i in range(16))}
-    }}
+  static void compressBlock(int[] cv, int cvOff, byte[] in, int off, long counter, int flags, int[] out,
+      int outOff) {{
+{chr(10).join(f"{I2}int m{i} = (int) LE.get(in, off + {4 * i});" for i in range(16))}
+    int blockLen = 64;
 {init_state(I2, lambda i: f"cv[cvOff + {i}]")}
 {rounds(I2)}
 {chr(10).join(f"{I2}out[outOff + {i}] = v{i} ^ v{i + 8};" for i in range(8))}

@@ -39,47 +39,28 @@ final class Compress {
   }
 
   /**
-   * Compresses one block of {@code blockLen} bytes at {@code in[off]} (bytes past blockLen
-   * are not read) and writes the 8-word chaining value to {@code out[outOff]} (may be cv).
+   * Compresses the full 64-byte block at {@code in[off]} and writes the 8-word chaining value
+   * to {@code out[outOff]} (may be cv). Partial blocks go through {@link #compressWords}.
    */
-  static void compressBytes(int[] cv, int cvOff, byte[] in, int off, int blockLen, long counter, int flags,
-      int[] out, int outOff) {
-    int m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15;
-    if (blockLen == 64) {
-      m0 = (int) LE.get(in, off + 0);
-      m1 = (int) LE.get(in, off + 4);
-      m2 = (int) LE.get(in, off + 8);
-      m3 = (int) LE.get(in, off + 12);
-      m4 = (int) LE.get(in, off + 16);
-      m5 = (int) LE.get(in, off + 20);
-      m6 = (int) LE.get(in, off + 24);
-      m7 = (int) LE.get(in, off + 28);
-      m8 = (int) LE.get(in, off + 32);
-      m9 = (int) LE.get(in, off + 36);
-      m10 = (int) LE.get(in, off + 40);
-      m11 = (int) LE.get(in, off + 44);
-      m12 = (int) LE.get(in, off + 48);
-      m13 = (int) LE.get(in, off + 52);
-      m14 = (int) LE.get(in, off + 56);
-      m15 = (int) LE.get(in, off + 60);
-    } else {
-      m0 = partialWord(in, off, blockLen, 0);
-      m1 = partialWord(in, off, blockLen, 1);
-      m2 = partialWord(in, off, blockLen, 2);
-      m3 = partialWord(in, off, blockLen, 3);
-      m4 = partialWord(in, off, blockLen, 4);
-      m5 = partialWord(in, off, blockLen, 5);
-      m6 = partialWord(in, off, blockLen, 6);
-      m7 = partialWord(in, off, blockLen, 7);
-      m8 = partialWord(in, off, blockLen, 8);
-      m9 = partialWord(in, off, blockLen, 9);
-      m10 = partialWord(in, off, blockLen, 10);
-      m11 = partialWord(in, off, blockLen, 11);
-      m12 = partialWord(in, off, blockLen, 12);
-      m13 = partialWord(in, off, blockLen, 13);
-      m14 = partialWord(in, off, blockLen, 14);
-      m15 = partialWord(in, off, blockLen, 15);
-    }
+  static void compressBlock(int[] cv, int cvOff, byte[] in, int off, long counter, int flags, int[] out,
+      int outOff) {
+    int m0 = (int) LE.get(in, off + 0);
+    int m1 = (int) LE.get(in, off + 4);
+    int m2 = (int) LE.get(in, off + 8);
+    int m3 = (int) LE.get(in, off + 12);
+    int m4 = (int) LE.get(in, off + 16);
+    int m5 = (int) LE.get(in, off + 20);
+    int m6 = (int) LE.get(in, off + 24);
+    int m7 = (int) LE.get(in, off + 28);
+    int m8 = (int) LE.get(in, off + 32);
+    int m9 = (int) LE.get(in, off + 36);
+    int m10 = (int) LE.get(in, off + 40);
+    int m11 = (int) LE.get(in, off + 44);
+    int m12 = (int) LE.get(in, off + 48);
+    int m13 = (int) LE.get(in, off + 52);
+    int m14 = (int) LE.get(in, off + 56);
+    int m15 = (int) LE.get(in, off + 60);
+    int blockLen = 64;
     int v0 = cv[cvOff + 0];
     int v1 = cv[cvOff + 1];
     int v2 = cv[cvOff + 2];

@@ -18,7 +18,7 @@ final class JavaKernel implements Kernel {
 
   @Override
   public int bufferSize() {
-    return Spec.CHUNK_LEN;
+    return JavaLanes.MAX_LANES * Spec.CHUNK_LEN; // a full set of lanes
   }
 
   @Override
@@ -28,18 +28,25 @@ final class JavaKernel implements Kernel {
     while (left > 0) {
       long n = Spec.subtreeChunks(counter, left);
       int base = cvsOff + 8 * count;
-      // Hash the subtree's chunks left to right on a small stack that starts at its own slot;
-      // after chunk j, merge once per trailing zero of j + 1.
+      // Hash the subtree's chunks left to right onto a small stack that starts at its own slot.
       int depth = 0;
-      for (long j = 0; j < n; j++) {
-        hashChunk(in, off, key, counter + j, flags, cvs, base + 8 * depth);
-        off += Spec.CHUNK_LEN;
-        depth++;
-        for (long done = j + 1; (done & 1) == 0; done >>>= 1) {
-          depth--;
-          int at = base + 8 * (depth - 1);
-          Compress.compressWords(key, 0, cvs, at, 0, Spec.BLOCK_LEN, flags | Spec.PARENT, cvs, at, false);
+      for (long j = 0; j < n; ) {
+        int k = (int) Math.min(n - j, JavaLanes.MAX_LANES);
+        if (k >= JavaLanes.MIN_LANES) {
+          int[] laneCvs = LANE_CVS.get();
+          JavaLanes.get().hashChunks(in, off, k, key, counter + j, flags, laneCvs, 0);
+          for (int i = 0; i < k; i++) {
+            System.arraycopy(laneCvs, 8 * i, cvs, base + 8 * depth, 8);
+            depth = merge(cvs, base, depth + 1, j + i + 1, key, flags);
+          }
+        } else {
+          for (int i = 0; i < k; i++) {
+            hashChunk(in, off + i * Spec.CHUNK_LEN, key, counter + j + i, flags, cvs, base + 8 * depth);
+            depth = merge(cvs, base, depth + 1, j + i + 1, key, flags);
+          }
         }
+        off += k * Spec.CHUNK_LEN;
+        j += k;
       }
       count++;
       counter += n;
@@ -48,14 +55,26 @@ final class JavaKernel implements Kernel {
     return count;
   }
 
+  private static final ThreadLocal<int[]> LANE_CVS = ThreadLocal.withInitial(() -> new int[8 * JavaLanes.MAX_LANES]);
+
+  /** After {@code done} chunks of a subtree, merges the stack once per trailing zero of done. */
+  private static int merge(int[] cvs, int base, int depth, long done, int[] key, int flags) {
+    for (; (done & 1) == 0; done >>>= 1) {
+      depth--;
+      int at = base + 8 * (depth - 1);
+      Compress.compressWords(key, 0, cvs, at, 0, Spec.BLOCK_LEN, flags | Spec.PARENT, cvs, at, false);
+    }
+    return depth;
+  }
+
   /** The chaining value of the whole chunk at in[off], which is not the root. */
   private static void hashChunk(byte[] in, int off, int[] key, long counter, int flags, int[] out, int outOff) {
     System.arraycopy(key, 0, out, outOff, 8);
-    Compress.compressBytes(out, outOff, in, off, Spec.BLOCK_LEN, counter, flags | Spec.CHUNK_START, out, outOff);
+    Compress.compressBlock(out, outOff, in, off, counter, flags | Spec.CHUNK_START, out, outOff);
     for (int b = 1; b < 15; b++) {
-      Compress.compressBytes(out, outOff, in, off + Spec.BLOCK_LEN * b, Spec.BLOCK_LEN, counter, flags, out, outOff);
+      Compress.compressBlock(out, outOff, in, off + Spec.BLOCK_LEN * b, counter, flags, out, outOff);
     }
-    Compress.compressBytes(out, outOff, in, off + Spec.BLOCK_LEN * 15, Spec.BLOCK_LEN, counter,
+    Compress.compressBlock(out, outOff, in, off + Spec.BLOCK_LEN * 15, counter,
         flags | Spec.CHUNK_END, out, outOff);
   }
 

@@ -1,0 +1,121 @@
+package io.github.blake3fast;
+
+/**
+ * The Java kernel's many-chunk path: up to 64 chunks hashed side by side, one array element per
+ * chunk ("lane") for each of the 16 state words. Every step of G is a loop over the lanes, a
+ * shape C2 turns into SIMD instructions (AVX2, AVX-512, NEON) by itself, which makes this about
+ * twice as fast as the one-chunk-at-a-time compression wherever there are enough chunks.
+ * Fewer than {@link #MIN_LANES} lanes do not pay: the JIT's vector loop needs that many.
+ * One instance per thread: its arrays are the work area.
+ */
+final class JavaLanes {
+  static final int MAX_LANES = 64;
+  static final int MIN_LANES = 32;
+
+  private static final ThreadLocal<JavaLanes> PER_THREAD = ThreadLocal.withInitial(JavaLanes::new);
+
+  /** State word -> lane values; message word -> lane values; chaining value word -> lane values. */
+  private final int[][] v = new int[16][MAX_LANES];
+  private final int[][] m = new int[16][MAX_LANES];
+  private final int[][] cv = new int[8][MAX_LANES];
+
+  private JavaLanes() {}
+
+  static JavaLanes get() {
+    return PER_THREAD.get();
+  }
+
+  /** The message word order of each round, from the permutation in the specification. */
+  private static final int[][] SCHEDULE = new int[7][16];
+  /** a, b, c, d of the 8 G calls of a round: four columns, then four diagonals. */
+  private static final int[] GA = {0, 1, 2, 3, 0, 1, 2, 3};
+  private static final int[] GB = {4, 5, 6, 7, 5, 6, 7, 4};
+  private static final int[] GC = {8, 9, 10, 11, 10, 11, 8, 9};
+  private static final int[] GD = {12, 13, 14, 15, 15, 12, 13, 14};
+
+  static {
+    int[] permutation = {2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8};
+    for (int i = 0; i < 16; i++) {
+      SCHEDULE[0][i] = i;
+    }
+    for (int r = 1; r < 7; r++) {
+      for (int i = 0; i < 16; i++) {
+        SCHEDULE[r][i] = SCHEDULE[r - 1][permutation[i]];
+      }
+    }
+  }
+
+  /**
+   * Hashes {@code n} whole chunks ({@code n <= 64}) at {@code in[off]}, chunk i with counter
+   * {@code counter + i}, and writes chunk i's CV to {@code out[outOff + 8 * i]}.
+   */
+  void hashChunks(byte[] in, int off, int n, int[] key, long counter, int flags, int[] out, int outOff) {
+    for (int w = 0; w < 8; w++) {
+      java.util.Arrays.fill(cv[w], 0, n, key[w]);
+    }
+    for (int b = 0; b < 16; b++) {
+      for (int l = 0; l < n; l++) {
+        int at = off + l * Spec.CHUNK_LEN + b * Spec.BLOCK_LEN;
+        for (int j = 0; j < 16; j++) {
+          m[j][l] = Compress.word(in, at + 4 * j);
+        }
+      }
+      int blockFlags = flags | (b == 0 ? Spec.CHUNK_START : 0) | (b == 15 ? Spec.CHUNK_END : 0);
+      for (int w = 0; w < 8; w++) {
+        System.arraycopy(cv[w], 0, v[w], 0, n);
+      }
+      java.util.Arrays.fill(v[8], 0, n, Compress.IV0);
+      java.util.Arrays.fill(v[9], 0, n, Compress.IV1);
+      java.util.Arrays.fill(v[10], 0, n, Compress.IV2);
+      java.util.Arrays.fill(v[11], 0, n, Compress.IV3);
+      for (int l = 0; l < n; l++) {
+        long c = counter + l;
+        v[12][l] = (int) c;
+        v[13][l] = (int) (c >>> 32);
+      }
+      java.util.Arrays.fill(v[14], 0, n, Spec.BLOCK_LEN);
+      java.util.Arrays.fill(v[15], 0, n, blockFlags);
+      rounds(n);
+      for (int w = 0; w < 8; w++) {
+        int[] c = cv[w];
+        int[] lo = v[w];
+        int[] hi = v[w + 8];
+        for (int l = 0; l < n; l++) {
+          c[l] = lo[l] ^ hi[l];
+        }
+      }
+    }
+    for (int l = 0; l < n; l++) {
+      for (int w = 0; w < 8; w++) {
+        out[outOff + 8 * l + w] = cv[w][l];
+      }
+    }
+  }
+
+  private void rounds(int n) {
+    for (int r = 0; r < 7; r++) {
+      int[] s = SCHEDULE[r];
+      for (int i = 0; i < 8; i++) {
+        g(v[GA[i]], v[GB[i]], v[GC[i]], v[GD[i]], m[s[2 * i]], m[s[2 * i + 1]], n);
+      }
+    }
+  }
+
+  /** The G function on every lane: one loop, so the JIT vectorizes it. */
+  private static void g(int[] a, int[] b, int[] c, int[] d, int[] x, int[] y, int n) {
+    for (int l = 0; l < n; l++) {
+      int va = a[l] + b[l] + x[l];
+      int vd = Integer.rotateRight(d[l] ^ va, 16);
+      int vc = c[l] + vd;
+      int vb = Integer.rotateRight(b[l] ^ vc, 12);
+      va = va + vb + y[l];
+      vd = Integer.rotateRight(vd ^ va, 8);
+      vc = vc + vd;
+      vb = Integer.rotateRight(vb ^ vc, 7);
+      a[l] = va;
+      b[l] = vb;
+      c[l] = vc;
+      d[l] = vd;
+    }
+  }
+}
