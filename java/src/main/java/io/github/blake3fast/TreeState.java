@@ -123,6 +123,12 @@ final class TreeState {
   }
 
   void update(byte[] in, int off, int len) {
+    if (buf != null && len <= buf.length - bufLen) {
+      // The common small update: it fits, so nothing is hashed (a full buffer waits for more).
+      System.arraycopy(in, off, buf, bufLen, len);
+      bufLen += len;
+      return;
+    }
     absorb(in, null, off, len);
   }
 
@@ -143,15 +149,14 @@ final class TreeState {
       return;
     }
     if (buf == null) {
-      buf = new byte[kernel.bufferSize()];
+      buf = new byte[Math.min(Spec.CHUNK_LEN, kernel.bufferSize())];
     }
     // Can the kernel read this source itself? If not (a read-only heap buffer, or a direct
     // buffer for the Java kernel), every byte goes through buf.
     boolean readable = arr != null || (bb.isDirect() && kernel.supportsDirect());
     while (len > 0) {
       if (bufLen == buf.length) {
-        hashWholeChunks(buf, null, 0, bufLen); // full, and more input follows
-        bufLen = 0;
+        makeRoom(); // full, and more input follows
       }
       if (bufLen == 0 && readable && len > buf.length) {
         // Hash whole chunks straight from the input, keeping the last (maybe final) chunk back.
@@ -164,6 +169,20 @@ final class TreeState {
       copyIn(arr, bb, off, take);
       off += take;
       len -= take;
+    }
+  }
+
+  /**
+   * Room in a full buffer, when more input follows: a hasher starts with one chunk of buffer
+   * (small hashers stay small) and grows it once to the kernel's size when a stream outgrows
+   * it, so small updates reach the kernel in the large batches its fast paths need.
+   */
+  private void makeRoom() {
+    if (buf.length < kernel.bufferSize()) {
+      buf = Arrays.copyOf(buf, kernel.bufferSize());
+    } else {
+      hashWholeChunks(buf, null, 0, bufLen);
+      bufLen = 0;
     }
   }
 
@@ -253,7 +272,7 @@ final class TreeState {
     System.arraycopy(key, 0, r, 0, 8);
     int blocks = bufLen == 0 ? 1 : (bufLen + Spec.BLOCK_LEN - 1) / Spec.BLOCK_LEN;
     for (int b = 0; b < blocks - 1; b++) {
-      Compress.compressBytes(r, 0, buf, Spec.BLOCK_LEN * b, Spec.BLOCK_LEN, chunks,
+      Compress.compressBlock(r, 0, buf, Spec.BLOCK_LEN * b, chunks,
           flags | (b == 0 ? Spec.CHUNK_START : 0), r, 0);
     }
     int lastLen = bufLen - Spec.BLOCK_LEN * (blocks - 1);
@@ -352,7 +371,7 @@ final class TreeState {
     System.arraycopy(key, 0, out, outOff, 8);
     int blocks = bufLen == 0 ? 1 : (bufLen + Spec.BLOCK_LEN - 1) / Spec.BLOCK_LEN;
     for (int b = 0; b < blocks - 1; b++) {
-      Compress.compressBytes(out, outOff, buf, Spec.BLOCK_LEN * b, Spec.BLOCK_LEN, chunks,
+      Compress.compressBlock(out, outOff, buf, Spec.BLOCK_LEN * b, chunks,
           flags | (b == 0 ? Spec.CHUNK_START : 0), out, outOff);
     }
     int lastLen = bufLen - Spec.BLOCK_LEN * (blocks - 1);
@@ -385,11 +404,10 @@ final class TreeState {
       return;
     }
     if (buf == null) {
-      buf = new byte[kernel.bufferSize()];
+      buf = new byte[Math.min(Spec.CHUNK_LEN, kernel.bufferSize())];
     }
     if (bufLen == buf.length) {
-      hashWholeChunks(buf, null, 0, bufLen);
-      bufLen = 0;
+      makeRoom();
     }
     if (bufLen > 0) {
       // Fill the buffer (len is far larger), then hash it: the rest starts on a chunk boundary.
