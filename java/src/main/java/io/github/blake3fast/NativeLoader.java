@@ -2,26 +2,45 @@ package io.github.blake3fast;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
+import java.lang.System.Logger.Level;
+import java.net.URL;
+import java.net.URLConnection;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.zip.CRC32;
+import java.util.zip.CRC32C;
 
 /**
  * Owns everything between "the jar carries a native library" and "this kernel runs": reading
- * the switches, extracting the library once per content hash, loading it, checking it, and
- * saying why the Java engine runs when it does. Never throws: every failure becomes a reason.
+ * the switches, checking the library's ELF header, extracting it once per content into a
+ * private directory, loading it (a private copy when another class loader holds the shared
+ * file), checking it against the Java engine, and saying why the Java engine runs when it does.
+ * {@link #choose()} never throws: every failure becomes a reason, logged once.
+ *
+ * <p>Locations, in order: {@code -Dblake3.native.dir} alone when it is set; otherwise
+ * {@code ${java.io.tmpdir}/blake3-fast-<uid>}, then {@code ${XDG_CACHE_HOME:-~/.cache}/blake3-fast}.
+ * A location is skipped when it sits on a noexec mount, cannot be written, belongs to another
+ * user or is writable by others, or its copy of the library does not load.
  */
 final class NativeLoader {
   private NativeLoader() {}
@@ -34,6 +53,12 @@ final class NativeLoader {
   static final String PROP_CORRUPT_FOR_TEST = "blake3.test.corruptNative";
   /** Read by the library's JNI_OnLoad: the binary name of the class to register natives on. */
   static final String PROP_JNI_CLASS = "blake3fast.jni.class";
+  /** The System.Logger the choice is reported to (relocated along with the package when shaded). */
+  static final String LOGGER = "io.github.blake3fast";
+
+  private static final String LIB_PREFIX = "libblake3fast-";
+  /** A temporary file this old is left over from a crashed JVM: no writer takes that long. */
+  private static final long STALE_TEMP_MILLIS = 10 * 60 * 1000L;
 
   /** What was chosen: a kernel, and a description for {@link Blake3#implementation()}. */
   static final class Choice {
@@ -46,75 +71,137 @@ final class NativeLoader {
     }
   }
 
+  /**
+   * Why native code does not run. {@code elsewhere}: another location might still work;
+   * {@code refused}: native code was wanted and failed (said as "native refused: ...").
+   */
   private static final class Refusal extends Exception {
     private static final long serialVersionUID = 1L;
+    final Level level;
+    final boolean elsewhere;
+    final boolean refused;
 
-    Refusal(String reason) {
+    Refusal(Level level, boolean elsewhere, boolean refused, String reason) {
       super(reason, null, false, false);
+      this.level = level;
+      this.elsewhere = elsewhere;
+      this.refused = refused;
     }
+  }
+
+  /** A failure tied to one location: the next location may do better. */
+  private static Refusal here(String reason) {
+    return new Refusal(Level.WARNING, true, true, reason);
+  }
+
+  /** A failure no other location can fix: the Java engine runs. */
+  private static Refusal fatal(String reason) {
+    return new Refusal(Level.WARNING, false, true, reason);
+  }
+
+  /** Said as it is (a bad switch value, a jar without the library), logged as a warning. */
+  private static Refusal warn(String reason) {
+    return new Refusal(Level.WARNING, false, false, reason);
+  }
+
+  /** Not a failure: the user or the platform chose the Java engine. */
+  private static Refusal chosen(String reason) {
+    return new Refusal(Level.DEBUG, false, false, reason);
   }
 
   static Choice choose() {
+    // File channels are interruptible: a pending interrupt would make extraction fail for good.
+    boolean interrupted = Thread.interrupted();
     try {
-      NativeKernel k = load();
+      String[] from = new String[1];
+      NativeKernel k = load(from);
+      log(Level.DEBUG, "blake3-fast: using " + k.name() + " from " + from[0]);
       return new Choice(k, k.name());
     } catch (Refusal r) {
-      return javaBecause(r.getMessage());
-    } catch (Throwable t) { // an Error from a broken library must not fail class init
-      return javaBecause("native refused: " + t);
+      return javaBecause(r.level, (r.refused ? "native refused: " : "") + r.getMessage());
+    } catch (Throwable t) { // whatever native code or the environment throws, class init must not
+      return javaBecause(Level.WARNING, "native refused: " + t);
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 
-  private static Choice javaBecause(String reason) {
+  private static Choice javaBecause(Level level, String reason) {
     String description = "java (" + reason + ")";
-    System.getLogger("io.github.blake3fast").log(System.Logger.Level.INFO, "blake3-fast: using " + description);
+    log(level, "blake3-fast: using the Java engine: " + reason);
     return new Choice(JavaKernel.INSTANCE, description);
   }
 
-  private static NativeKernel load() throws Refusal {
-    String enabled = System.getProperty(PROP_NATIVE, "true").trim().toLowerCase(Locale.ROOT);
-    if (enabled.equals("false")) {
-      throw new Refusal("native disabled by -D" + PROP_NATIVE + "=false");
+  private static void log(Level level, String message) {
+    try {
+      System.getLogger(LOGGER).log(level, message);
+    } catch (Throwable ignored) { // a broken logging setup must not stop hashing
     }
-    if (!enabled.equals("true")) {
-      throw new Refusal("-D" + PROP_NATIVE + "=" + enabled + " is neither true nor false");
+  }
+
+  // ---- switches ------------------------------------------------------------------------------
+
+  /** The trimmed value of a switch, null when unset; an empty value is an error. */
+  private static String setting(String name) throws Refusal {
+    String v = System.getProperty(name);
+    if (v == null) {
+      return null;
+    }
+    if (v.trim().isEmpty()) {
+      throw warn("bad -D" + name + "= (empty)");
+    }
+    return v.trim();
+  }
+
+  private static NativeKernel load(String[] from) throws Refusal {
+    String enabled = setting(PROP_NATIVE);
+    if (enabled != null) {
+      switch (enabled.toLowerCase(Locale.ROOT)) {
+        case "true":
+          break;
+        case "false":
+          throw chosen("native disabled by -D" + PROP_NATIVE + "=false");
+        default:
+          throw warn("bad -D" + PROP_NATIVE + "=" + enabled + ": use true or false");
+      }
     }
     int cap = -1;
-    String isa = System.getProperty(PROP_ISA);
+    String isa = setting(PROP_ISA);
     if (isa != null) {
-      isa = isa.trim().toLowerCase(Locale.ROOT);
+      isa = isa.toLowerCase(Locale.ROOT);
       if (isa.equals("java")) {
-        throw new Refusal("native disabled by -D" + PROP_ISA + "=java");
+        throw chosen("native disabled by -D" + PROP_ISA + "=java");
       }
       cap = NativeBlake3.isaNumber(isa);
       if (cap < 0) {
-        throw new Refusal("-D" + PROP_ISA + "=" + isa + " is not one of java, "
-            + String.join(", ", NativeBlake3.ISA_NAMES));
+        throw warn("bad -D" + PROP_ISA + "=" + isa + ": use one of java, " + String.join(", ", NativeBlake3.ISA_NAMES));
       }
     }
+    String explicit = setting(PROP_PATH);
+    String dir = setting(PROP_DIR);
 
-    String explicit = System.getProperty(PROP_PATH);
-    if (explicit != null) {
-      loadFrom(Paths.get(explicit));
-    } else {
-      extractAndLoad();
+    Path file = explicit != null ? loadExplicit(explicit, dir) : loadBundled(dir);
+    from[0] = file.toString();
+
+    int abi;
+    try {
+      abi = NativeBlake3.abiVersion();
+    } catch (LinkageError e) {
+      throw fatal(file + " registered no natives for " + NativeBlake3.class.getName() + " (" + e + ")");
     }
-
-    int abi = NativeBlake3.abiVersion();
     if (abi != NativeBlake3.ABI_VERSION) {
-      throw new Refusal("native library speaks ABI " + abi + ", this class " + NativeBlake3.ABI_VERSION);
+      throw fatal(file + " speaks ABI " + abi + ", this jar " + NativeBlake3.ABI_VERSION);
     }
     int chosen = NativeBlake3.selectIsa(cap);
     if (chosen < 0 || chosen >= NativeBlake3.ISA_NAMES.length) {
-      throw new Refusal("-D" + PROP_ISA + "=" + isa + " cannot run on this CPU (it runs: " + supported() + ")");
+      throw warn("-D" + PROP_ISA + "=" + isa + " cannot run on this CPU, which runs " + supported());
     }
     NativeKernel kernel = new NativeKernel(chosen);
     String mismatch = SelfTest.compare(kernel, Boolean.getBoolean(PROP_CORRUPT_FOR_TEST));
     if (mismatch != null) {
-      System.getLogger("io.github.blake3fast").log(System.Logger.Level.WARNING,
-          "blake3-fast: the native " + kernel.name() + " kernel failed its self-test (" + mismatch
-              + "); using the Java engine");
-      throw new Refusal("native " + kernel.name() + " failed its self-test: " + mismatch);
+      throw fatal(kernel.name() + " failed its self-test against the Java engine (" + mismatch + ")");
     }
     return kernel;
   }
@@ -130,14 +217,15 @@ final class NativeLoader {
     return String.join(", ", names);
   }
 
+  // ---- platforms -----------------------------------------------------------------------------
+
   /** linux-x86_64 and friends, or null where the jar has no library. */
   static String platform() {
     String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
     if (!os.startsWith("linux")) {
       return null;
     }
-    String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
-    switch (arch) {
+    switch (System.getProperty("os.arch", "").toLowerCase(Locale.ROOT)) {
       case "amd64":
       case "x86_64":
         return "linux-x86_64";
@@ -156,94 +244,337 @@ final class NativeLoader {
     }
   }
 
-  private static void extractAndLoad() throws Refusal {
-    String platform = platform();
-    if (platform == null) {
-      throw new Refusal("no native library for " + System.getProperty("os.name") + "/" + System.getProperty("os.arch"));
+  /** The ELF e_machine a library for this JVM must carry, or -1 when this JVM's arch is unknown. */
+  private static int expectedMachine() {
+    String p = platform();
+    if (p == null) {
+      return -1;
     }
-    String resource = "/META-INF/native/" + platform + "/libblake3fast.so";
-    byte[] lib;
-    try (InputStream in = NativeLoader.class.getResourceAsStream(resource)) {
-      if (in == null) {
-        throw new Refusal("the jar has no native library for " + platform);
-      }
-      lib = in.readAllBytes();
-    } catch (IOException e) {
-      throw new Refusal("cannot read " + resource + ": " + e);
+    switch (p) {
+      case "linux-x86_64":
+        return 62;
+      case "linux-aarch64":
+        return 183;
+      case "linux-ppc64le":
+        return 21;
+      case "linux-riscv64":
+        return 243;
+      case "linux-loongarch64":
+        return 258;
+      default: // linux-s390x
+        return 22;
     }
-    String name = "libblake3fast-" + sha256(lib).substring(0, 24) + ".so";
-    List<String> reasons = new ArrayList<>();
-    for (Path dir : candidateDirs()) {
-      try {
-        Path file = extract(lib, dir, name);
-        loadFrom(file);
-        return;
-      } catch (Refusal | IOException | RuntimeException e) {
-        reasons.add(dir + ": " + e.getMessage());
-      }
-    }
-    throw new Refusal("native refused: " + String.join("; ", reasons));
   }
 
-  private static List<Path> candidateDirs() {
+  private static String machineName(int machine, boolean is64, boolean little) {
+    String name;
+    switch (machine) {
+      case 3:
+        name = "i386";
+        break;
+      case 8:
+        name = "mips";
+        break;
+      case 20:
+        name = "ppc";
+        break;
+      case 21:
+        name = little ? "ppc64le" : "ppc64 (big-endian)";
+        break;
+      case 22:
+        name = "s390x";
+        break;
+      case 40:
+        name = "arm";
+        break;
+      case 62:
+        name = "x86_64";
+        break;
+      case 183:
+        name = "aarch64";
+        break;
+      case 243:
+        name = "riscv64";
+        break;
+      case 258:
+        name = "loongarch64";
+        break;
+      default:
+        name = "ELF machine " + machine;
+    }
+    return is64 ? name : name + " (32-bit)";
+  }
+
+  /**
+   * Refuses what dlopen would refuse, with a clearer reason: not ELF, not a shared object, built
+   * for another architecture, or shorter than its own headers say (a truncated copy).
+   */
+  private static void checkElf(byte[] lib, String what) throws Refusal {
+    if (lib.length < 64 || lib[0] != 0x7f || lib[1] != 'E' || lib[2] != 'L' || lib[3] != 'F') {
+      throw fatal(what + " is not an ELF file (" + lib.length + " bytes)");
+    }
+    boolean is64 = lib[4] == 2;
+    boolean little = lib[5] == 1;
+    int machine = u16(lib, 18, little);
+    int expected = expectedMachine();
+    if (expected >= 0 && (machine != expected || !is64 || little != (expected != 22))) {
+      throw fatal(what + " is built for " + machineName(machine, is64, little) + ", this JVM runs "
+          + System.getProperty("os.arch"));
+    }
+    int type = u16(lib, 16, little);
+    if (type != 3) {
+      throw fatal(what + " is not a shared library (ELF type " + type + ")");
+    }
+    if (!is64) {
+      return;
+    }
+    long phoff = u64(lib, 32, little);
+    long shoff = u64(lib, 40, little);
+    int phentsize = u16(lib, 54, little);
+    int phnum = u16(lib, 56, little);
+    int shentsize = u16(lib, 58, little);
+    int shnum = u16(lib, 60, little);
+    long need = phoff + (long) phnum * phentsize;
+    if (shoff != 0) {
+      need = Math.max(need, shoff + (long) shnum * shentsize);
+    }
+    for (int i = 0; i < phnum && phentsize >= 56; i++) {
+      long ph = phoff + (long) i * phentsize;
+      if (ph < 0 || ph + 56 > lib.length) {
+        break;
+      }
+      if (u32(lib, (int) ph, little) == 1) { // PT_LOAD
+        need = Math.max(need, u64(lib, (int) ph + 8, little) + u64(lib, (int) ph + 32, little));
+      }
+    }
+    if (need < 0 || need > lib.length) {
+      throw fatal(what + " is truncated (" + lib.length + " bytes, its ELF headers need " + need + ")");
+    }
+  }
+
+  private static int u16(byte[] b, int i, boolean little) {
+    return little ? (b[i] & 0xff) | (b[i + 1] & 0xff) << 8 : (b[i] & 0xff) << 8 | (b[i + 1] & 0xff);
+  }
+
+  private static long u32(byte[] b, int i, boolean little) {
+    return little ? (u16(b, i, true) | (long) u16(b, i + 2, true) << 16)
+        : ((long) u16(b, i, false) << 16 | u16(b, i + 2, false));
+  }
+
+  private static long u64(byte[] b, int i, boolean little) {
+    return little ? (u32(b, i, true) | u32(b, i + 4, true) << 32) : (u32(b, i, false) << 32 | u32(b, i + 4, false));
+  }
+
+  // ---- the library from the jar --------------------------------------------------------------
+
+  private static Path loadBundled(String dirSetting) throws Refusal {
+    String platform = platform();
+    if (platform == null) {
+      throw chosen("no native library for " + System.getProperty("os.name") + "/" + System.getProperty("os.arch"));
+    }
+    String resource = "META-INF/native/" + platform + "/libblake3fast.so";
+    byte[] lib = readResource(resource);
+    if (lib == null) {
+      throw warn("the jar has no native library for " + platform);
+    }
+    checkElf(lib, resource);
+    String name = LIB_PREFIX + contentId(lib) + ".so";
+    List<String> why = new ArrayList<>();
+    for (Path dir : locations(dirSetting)) {
+      try {
+        return extractAndLoad(lib, dir, name);
+      } catch (Refusal r) {
+        if (!r.elsewhere) {
+          throw r;
+        }
+        why.add(r.getMessage());
+      }
+    }
+    throw fatal(String.join("; ", why));
+  }
+
+  /**
+   * The resource from the jar this class came from (so a stale copy of the library elsewhere on
+   * the class path is never picked up), else from the class loader; null if there is none.
+   */
+  private static byte[] readResource(String resource) throws Refusal {
+    try {
+      URL self = NativeLoader.class.getResource("NativeLoader.class");
+      String cls = NativeLoader.class.getName().replace('.', '/') + ".class";
+      if (self != null && self.toString().endsWith(cls)) {
+        String s = self.toString();
+        URLConnection c = new URL(s.substring(0, s.length() - cls.length()) + resource).openConnection();
+        c.setUseCaches(false); // do not keep the jar open
+        try (InputStream in = c.getInputStream()) {
+          return in.readAllBytes();
+        } catch (IOException absent) {
+          // not in this jar: ask the class loader below
+        }
+      }
+      try (InputStream in = NativeLoader.class.getResourceAsStream("/" + resource)) {
+        return in == null ? null : in.readAllBytes();
+      }
+    } catch (IOException | RuntimeException e) {
+      throw fatal("cannot read " + resource + " from the jar: " + e);
+    }
+  }
+
+  /** Where the library may be extracted, in order. */
+  private static List<Path> locations(String dirSetting) throws Refusal {
     List<Path> dirs = new ArrayList<>();
-    String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
-    String configured = System.getProperty(PROP_DIR);
-    if (configured != null) {
-      dirs.add(Paths.get(configured));
+    if (dirSetting != null) {
+      try {
+        dirs.add(Paths.get(dirSetting).toAbsolutePath());
+      } catch (InvalidPathException e) {
+        throw warn("bad -D" + PROP_DIR + "=" + dirSetting + ": " + e.getMessage());
+      }
+      return dirs;
     }
+    int uid = ownUid();
+    String who = uid >= 0 ? Integer.toString(uid)
+        : System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
     String tmp = System.getProperty("java.io.tmpdir");
-    if (tmp != null) {
-      dirs.add(Paths.get(tmp, "blake3-fast-" + user));
-    }
+    addDir(dirs, tmp, "blake3-fast-" + who);
     String xdg = System.getenv("XDG_CACHE_HOME");
-    String home = System.getProperty("user.home");
-    if (xdg != null && !xdg.isEmpty()) {
-      dirs.add(Paths.get(xdg, "blake3-fast"));
-    } else if (home != null) {
-      dirs.add(Paths.get(home, ".cache", "blake3-fast"));
+    if (xdg != null && xdg.startsWith("/")) {
+      addDir(dirs, xdg, "blake3-fast");
+    } else {
+      String home = System.getProperty("user.home");
+      if (home != null && home.startsWith("/")) {
+        addDir(dirs, home, ".cache/blake3-fast");
+      }
     }
     return dirs;
   }
 
-  /**
-   * The library at dir/name, written there first if it is not already present with the same
-   * content. Written under a temporary name and renamed atomically, so a concurrent reader in
-   * another thread or process sees either nothing or the whole file.
-   */
-  private static Path extract(byte[] lib, Path dir, String name) throws IOException {
-    Files.createDirectories(dir);
-    Path file = dir.resolve(name);
-    if (Files.isRegularFile(file) && Arrays.equals(Files.readAllBytes(file), lib)) {
-      return file;
+  private static void addDir(List<Path> dirs, String base, String child) {
+    if (base == null || base.isEmpty()) {
+      return;
     }
-    Path tmp = Files.createTempFile(dir, name + ".", ".tmp");
     try {
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE);
-          OutputStream out = java.nio.channels.Channels.newOutputStream(ch)) {
-        out.write(lib);
-        out.flush();
-        ch.force(true);
+      Path p = Paths.get(base).resolve(child).toAbsolutePath().normalize();
+      if (!dirs.contains(p)) {
+        dirs.add(p);
       }
-      try {
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
-      } catch (AtomicMoveNotSupportedException | FileAlreadyExistsException e) {
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(tmp);
+    } catch (InvalidPathException ignored) {
+      // an unusable base directory is no location
     }
-    return file;
   }
 
-  private static void loadFrom(Path file) throws Refusal {
+  /** The library at dir/name (written first unless it is there with the same content), loaded. */
+  private static Path extractAndLoad(byte[] lib, Path dir, String name) throws Refusal {
+    Path file = dir.resolve(name);
+    try {
+      prepareDir(dir);
+      if (!sameContent(file, lib)) { // absent, truncated or corrupt: (re)write it whole
+        sweep(dir);
+        Path tmp = writeTemp(dir, name, lib);
+        try {
+          try {
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+          } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+          }
+        } finally {
+          Files.deleteIfExists(tmp);
+        }
+      }
+    } catch (IOException e) {
+      throw here(writeFailure(e, dir));
+    } catch (RuntimeException e) { // SecurityException, UnsupportedOperationException, ...
+      throw here("cannot write " + dir + " (" + e + ")");
+    }
+    return loadShared(file, lib, List.of(dir));
+  }
+
+  /**
+   * Loads {@code file}; when another class loader of this JVM has it loaded already (the JVM
+   * lets one loader own a library file), loads a private copy written into the first of
+   * {@code copyDirs} that takes it, and deletes that copy at once (Linux keeps it mapped).
+   */
+  private static Path loadShared(Path file, byte[] lib, List<Path> copyDirs) throws Refusal {
+    UnsatisfiedLinkError e = systemLoad(file);
+    if (e == null) {
+      return file;
+    }
+    if (!String.valueOf(e.getMessage()).contains("already loaded in another classloader")) {
+      throw here(explain(file, e));
+    }
+    List<String> why = new ArrayList<>();
+    for (Path dir : copyDirs) {
+      Path copy = null;
+      try {
+        prepareDir(dir);
+        copy = writeTemp(dir, file.getFileName().toString(), lib);
+        UnsatisfiedLinkError e2 = systemLoad(copy);
+        if (e2 == null) {
+          return copy;
+        }
+        why.add(explain(copy, e2));
+      } catch (IOException x) {
+        why.add(writeFailure(x, dir));
+      } catch (RuntimeException x) {
+        why.add("cannot write " + dir + " (" + x + ")");
+      } finally {
+        deleteQuietly(copy);
+      }
+    }
+    throw here(file + " is loaded by another class loader and no private copy loaded: " + String.join("; ", why));
+  }
+
+  // ---- an explicit library -------------------------------------------------------------------
+
+  private static Path loadExplicit(String value, String dirSetting) throws Refusal {
+    String what = "-D" + PROP_PATH + "=" + value;
+    Path file;
+    try {
+      file = Paths.get(value).toAbsolutePath().normalize();
+    } catch (InvalidPathException e) {
+      throw warn("bad " + what + ": " + e.getMessage());
+    }
+    if (!Files.exists(file)) {
+      throw fatal(what + ": no such file");
+    }
+    if (Files.isDirectory(file)) {
+      throw fatal(what + ": is a directory, not the library file");
+    }
+    byte[] lib;
+    try {
+      lib = Files.readAllBytes(file);
+    } catch (IOException | RuntimeException e) {
+      throw fatal(what + ": cannot read it (" + e + ")");
+    }
+    checkElf(lib, what);
+    try {
+      return loadShared(file, lib, locations(dirSetting));
+    } catch (Refusal r) {
+      throw fatal(what + ": " + r.getMessage());
+    }
+  }
+
+  // ---- loading -------------------------------------------------------------------------------
+
+  /**
+   * System.load with the JNI class-name handshake: the library's JNI_OnLoad reads the property
+   * to find the (possibly relocated) class to register on. Every copy of this class, in any
+   * class loader or package, locks the same object, so two loads never see each other's name.
+   * Returns the UnsatisfiedLinkError instead of throwing it.
+   */
+  private static UnsatisfiedLinkError systemLoad(Path file) throws Refusal {
     synchronized (System.getProperties()) {
       String previous = System.getProperty(PROP_JNI_CLASS);
       System.setProperty(PROP_JNI_CLASS, NativeBlake3.class.getName());
       try {
         System.load(file.toAbsolutePath().toString());
+        return null;
       } catch (UnsatisfiedLinkError e) {
-        throw new Refusal(explain(file, e));
+        return e;
+      } catch (IllegalCallerException e) { // JDK 24+ with --illegal-native-access=deny
+        Module m = NativeLoader.class.getModule();
+        String who = m.isNamed() ? m.getName() : "ALL-UNNAMED";
+        throw fatal("native access denied (" + e.getMessage() + "): allow it with --enable-native-access=" + who);
+      } catch (SecurityException e) {
+        throw fatal("a security manager refused System.load (" + e.getMessage() + ")");
       } finally {
         if (previous == null) {
           System.clearProperty(PROP_JNI_CLASS);
@@ -254,19 +585,226 @@ final class NativeLoader {
     }
   }
 
+  /** dlopen's complaint in a few words, without the JDK repeating the path twice. */
   private static String explain(Path file, UnsatisfiedLinkError e) {
     String msg = String.valueOf(e.getMessage());
-    if (msg.contains("failed to map segment")) {
-      return "noexec " + file.getParent() + " (" + msg + ")";
+    String p = file.toAbsolutePath().toString() + ": ";
+    int at = msg.lastIndexOf(p);
+    if (at >= 0) {
+      msg = msg.substring(at + p.length());
     }
-    return msg;
+    String mount = noexecMount(file.getParent());
+    if (mount != null) {
+      return "noexec " + mount;
+    }
+    if (msg.contains("failed to map segment")) {
+      return "cannot map " + file + " for execution, noexec? (" + msg + ")";
+    }
+    if (msg.contains("unsupported JNI version")) {
+      return "JNI_OnLoad in " + file + " found no class " + NativeBlake3.class.getName()
+          + " with the expected native methods";
+    }
+    if (msg.contains("GLIBC_")) {
+      return file + " needs a newer C library (" + msg + ")";
+    }
+    return "cannot load " + file + " (" + msg + ")";
   }
 
-  private static String sha256(byte[] data) {
-    try {
-      return Hex.encode(MessageDigest.getInstance("SHA-256").digest(data));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e); // every JDK has SHA-256
+  // ---- files ---------------------------------------------------------------------------------
+
+  private static final Set<PosixFilePermission> OTHERS_WRITE =
+      EnumSet.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
+
+  /**
+   * Creates the directory (rwxr-xr-x) when it is missing; refuses it when it belongs to another
+   * user than this one or root, or when others may write it (they could swap the library
+   * between our check and the load) and it cannot be fixed.
+   */
+  private static void prepareDir(Path dir) throws IOException, Refusal {
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw here("not a directory " + dir);
     }
+    if (!Files.isDirectory(dir)) {
+      Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+    }
+    int me = ownUid();
+    if (me < 0) {
+      return;
+    }
+    int owner = (Integer) Files.getAttribute(dir, "unix:uid");
+    if (owner != me && owner != 0) {
+      throw here("unsafe " + dir + " (owned by uid " + owner + ", this process runs as uid " + me + ")");
+    }
+    Set<PosixFilePermission> perms = Files.getPosixFilePermissions(dir);
+    if (perms.contains(PosixFilePermission.GROUP_WRITE) || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
+      if (owner == me) {
+        perms.removeAll(OTHERS_WRITE);
+        try {
+          Files.setPosixFilePermissions(dir, perms);
+          return;
+        } catch (IOException e) {
+          // fall through
+        }
+      }
+      throw here("unsafe " + dir + " (writable by others: use a directory only its owner can write)");
+    }
+  }
+
+  /** The effective uid of this process (owner of /proc/self), or -1 if unknown. */
+  private static int ownUid() {
+    try {
+      return (Integer) Files.getAttribute(Paths.get("/proc/self"), "unix:uid");
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  private static boolean sameContent(Path file, byte[] lib) {
+    try {
+      return Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && Files.size(file) == lib.length
+          && Arrays.equals(Files.readAllBytes(file), lib);
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** A new file dir/name.NNN.tmp holding lib, on disk (fsync) before it is renamed or loaded. */
+  private static Path writeTemp(Path dir, String name, byte[] lib) throws IOException {
+    Path tmp = Files.createTempFile(dir, name + ".", ".tmp");
+    boolean ok = false;
+    try {
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+        ByteBuffer b = ByteBuffer.wrap(lib);
+        while (b.hasRemaining()) {
+          ch.write(b);
+        }
+        ch.force(true);
+      }
+      Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
+      ok = true;
+      return tmp;
+    } finally {
+      if (!ok) {
+        deleteQuietly(tmp);
+      }
+    }
+  }
+
+  /** Removes temporary files a crashed JVM left behind. */
+  private static void sweep(Path dir) {
+    long old = System.currentTimeMillis() - STALE_TEMP_MILLIS;
+    try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, LIB_PREFIX + "*.tmp")) {
+      for (Path p : s) {
+        try {
+          if (Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toMillis() < old) {
+            Files.deleteIfExists(p);
+          }
+        } catch (IOException | RuntimeException ignored) {
+          // another JVM swept it first, or it is not ours to remove
+        }
+      }
+    } catch (IOException | RuntimeException ignored) {
+      // sweeping is a courtesy
+    }
+  }
+
+  private static void deleteQuietly(Path p) {
+    if (p == null) {
+      return;
+    }
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException | RuntimeException e) {
+      p.toFile().deleteOnExit();
+    }
+  }
+
+  private static String writeFailure(IOException e, Path dir) {
+    String reason = e instanceof FileSystemException ? ((FileSystemException) e).getReason() : null;
+    if (reason != null && reason.contains("Read-only file system")) {
+      return "read-only " + dir;
+    }
+    if (reason != null && reason.contains("No space left")) {
+      return "disk full " + dir;
+    }
+    if (e instanceof AccessDeniedException) {
+      return "not writable " + dir;
+    }
+    return "cannot write " + dir + " (" + e + ")";
+  }
+
+  // ---- mounts --------------------------------------------------------------------------------
+
+  /** The mount point holding dir (or its nearest existing parent) if it is mounted noexec. */
+  static String noexecMount(Path dir) {
+    try {
+      Path p = dir.toAbsolutePath();
+      while (p != null && !Files.exists(p)) {
+        p = p.getParent();
+      }
+      if (p == null) {
+        return null;
+      }
+      String real = p.toRealPath().toString();
+      String best = null;
+      boolean noexec = false;
+      for (String line : Files.readAllLines(Paths.get("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {
+        String[] f = line.split(" ");
+        if (f.length < 6) {
+          continue;
+        }
+        String mount = unescapeMount(f[4]);
+        boolean inside = real.equals(mount) || real.startsWith(mount.endsWith("/") ? mount : mount + "/");
+        // ">=": a later entry for the same point is a mount on top of the earlier one
+        if (inside && (best == null || mount.length() >= best.length())) {
+          best = mount;
+          noexec = Arrays.asList(f[5].split(",")).contains("noexec");
+        }
+      }
+      return noexec ? best : null;
+    } catch (IOException | RuntimeException e) {
+      return null; // no /proc: dlopen's own error will tell
+    }
+  }
+
+  /** mountinfo writes space, tab, newline and backslash as \ooo. */
+  private static String unescapeMount(String s) {
+    if (s.indexOf('\\') < 0) {
+      return s;
+    }
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '\\' && isOctal(s, i + 1)) {
+        b.append((char) Integer.parseInt(s.substring(i + 1, i + 4), 8));
+        i += 3;
+      } else {
+        b.append(c);
+      }
+    }
+    return b.toString();
+  }
+
+  private static boolean isOctal(String s, int i) {
+    for (int j = i; j < i + 3; j++) {
+      if (j >= s.length() || s.charAt(j) < '0' || s.charAt(j) > '7') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * 16 hex digits that tell library builds apart: CRC-32C and CRC-32 of the bytes. Both are
+   * intrinsics, so this costs well under a millisecond where a cold SHA-256 costs tens (it would
+   * pull in the JCA providers). The name only separates versions: the whole content is compared
+   * byte for byte before a file is used, and the directory is writable by its owner alone.
+   */
+  static String contentId(byte[] lib) {
+    CRC32C c = new CRC32C();
+    c.update(lib, 0, lib.length);
+    CRC32 d = new CRC32();
+    d.update(lib, 0, lib.length);
+    return Long.toHexString(1L << 32 | c.getValue()).substring(1) + Long.toHexString(1L << 32 | d.getValue()).substring(1);
   }
 }
