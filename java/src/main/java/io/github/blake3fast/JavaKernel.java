@@ -79,6 +79,11 @@ final class JavaKernel implements Kernel {
   }
 
   @Override
+  public boolean prefersOneShot() {
+    return false;
+  }
+
+  @Override
   public boolean supportsDirect() {
     return false;
   }

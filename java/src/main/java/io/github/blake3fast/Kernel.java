@@ -27,6 +27,12 @@ interface Kernel {
 
   int hashSubtrees(ByteBuffer direct, int off, int len, int[] key, long counter, int flags, int[] cvs, int cvsOff);
 
+  /**
+   * Whether {@link #hash} beats the driver's own finalization for input held whole in a
+   * hasher's buffer. The Java kernel's one-shot uses the driver, so it must say no.
+   */
+  boolean prefersOneShot();
+
   /** One-shot: {@code outLen} bytes of the root output of the whole input, from position 0. */
   void hash(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff, int outLen);
 

@@ -32,6 +32,8 @@ final class TreeState {
   /** Room for the subtree CVs of one slice (at most 2 x 22 for 4 MiB) and the Java kernel's work area. */
   private static final int CV_SCRATCH_WORDS = 8 * 128;
 
+  private static final byte[] NO_BYTES = new byte[0];
+
   private final Kernel kernel;
   private final int[] key = new int[8];
   private int flags;
@@ -301,6 +303,11 @@ final class TreeState {
 
   /** Writes outLen bytes of the root output from position 0; the state stays usable. */
   void finish(byte[] out, int outOff, int outLen) {
+    if (depth == 0 && kernel.prefersOneShot()) {
+      // All input is still in the buffer: one kernel call hashes it, root included.
+      kernel.hash(buf == null ? NO_BYTES : buf, 0, bufLen, key, flags, out, outOff, outLen);
+      return;
+    }
     computeRoot();
     if (outLen == Spec.OUT_LEN) {
       // The first 32 bytes are the root's chaining value: one Java compression, no allocation.
