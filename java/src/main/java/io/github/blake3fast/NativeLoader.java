@@ -720,7 +720,7 @@ final class NativeLoader {
   }
 
   private static String writeFailure(IOException e, Path dir) {
-    String reason = e instanceof FileSystemException ? ((FileSystemException) e).getReason() : null;
+    String reason = e instanceof FileSystemException ? ((FileSystemException) e).getReason() : e.getMessage();
     if (reason != null && reason.contains("Read-only file system")) {
       return "read-only " + dir;
     }

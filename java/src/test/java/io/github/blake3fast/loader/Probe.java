@@ -17,7 +17,7 @@ import java.util.concurrent.CyclicBarrier;
  *
  * <pre>
  *   once                  first use now: impl=, hash=
- *   at MILLIS             sleep until System.currentTimeMillis() reaches MILLIS, then as once
+ *   gate DIR              create DIR/ready-PID, wait for DIR/go to appear, then as once
  *   interrupted           first use with the thread's interrupt flag set; interrupt-kept=
  *   threads N             N threads make their first call at once (one class loader)
  *   loaders N JAR         N threads, each in its own class loader over JAR, at once
@@ -36,10 +36,13 @@ public final class Probe {
       case "once":
         report("", Probe.class.getClassLoader());
         break;
-      case "at":
-        long wait = Long.parseLong(args[1]) - System.currentTimeMillis();
-        if (wait > 0) {
-          Thread.sleep(wait);
+      case "gate":
+        java.nio.file.Path gate = Paths.get(args[1]);
+        java.nio.file.Files.createFile(gate.resolve("ready-" + ProcessHandle.current().pid()));
+        java.nio.file.Path go = gate.resolve("go");
+        long until = System.currentTimeMillis() + 60_000;
+        while (!java.nio.file.Files.exists(go) && System.currentTimeMillis() < until) {
+          Thread.sleep(1);
         }
         report("", Probe.class.getClassLoader());
         break;

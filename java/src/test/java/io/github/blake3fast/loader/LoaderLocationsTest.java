@@ -1,0 +1,159 @@
+package io.github.blake3fast.loader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import io.github.blake3fast.loader.Fixture.Jvm;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Where the library can go, simulated for real: each child JVM runs in its own mount namespace
+ * (unshare -m) where /tmp or the cache directory is a real noexec, read-only or full tmpfs, or
+ * as uid 65534 (setpriv) against root-owned directories. Root ignores permission bits, so "not
+ * writable" for root is a read-only mount here. Without root these tests skip, saying why.
+ */
+@Tag("loader")
+class LoaderLocationsTest {
+
+  /** A child whose java.io.tmpdir is /tmp itself (mounted over in its namespace). */
+  private static Jvm realTmp(String label, String mounts) throws IOException {
+    Fixture.assumeMounts();
+    Jvm j = new Jvm(Fixture.newDir(label), Fixture.jar()).opt("-Djava.io.tmpdir=/tmp");
+    j.prefix.addAll(Fixture.inNamespace(mounts));
+    return j;
+  }
+
+  @Test
+  void noexecTmpFallsBackToTheUserCache() throws IOException {
+    byte[] lib = Fixture.library();
+    Jvm j = realTmp("noexec-tmp", "mount -t tmpfs -o noexec tmpfs /tmp");
+    j.run().assertNative().assertQuiet();
+    Fixture.assertOneLibrary(j.homeCache(), lib);
+  }
+
+  @Test
+  void noexecTmpAndNativeDir() throws IOException {
+    byte[] lib = Fixture.library();
+    Jvm j = realTmp("noexec-tmp-dir", "mount -t tmpfs -o noexec tmpfs /tmp");
+    Path dir = j.work.resolve("libs");
+    j.opt("-Dblake3.native.dir=" + dir).run().assertNative().assertQuiet();
+    Fixture.assertOneLibrary(dir, lib);
+    assertEquals(List.of(), Fixture.list(j.homeCache()));
+  }
+
+  @Test
+  void noexecTmpAndReadOnlyCacheGiveJavaWithBothReasons() throws IOException {
+    Fixture.library();
+    Path work = Fixture.newDir("noexec-ro");
+    Path home = work.resolve("home");
+    Files.createDirectories(home);
+    Jvm j = realTmp("noexec-ro", "mount -t tmpfs -o noexec tmpfs /tmp\n" + Fixture.readOnlyBind(home));
+    j.opt("-Duser.home=" + home);
+    LoaderSwitchesTest.expectRefused(j, "noexec /tmp; read-only " + home.resolve(".cache/blake3-fast"));
+  }
+
+  @Test
+  void noexecNativeDirIsSaidAndNotBypassed() throws IOException {
+    Fixture.library();
+    Path work = Fixture.newDir("noexec-native-dir");
+    Path dir = work.resolve("libs");
+    Files.createDirectories(dir);
+    Jvm j = realTmp("noexec-native-dir", "mount -t tmpfs -o noexec tmpfs '" + dir + "'");
+    LoaderSwitchesTest.expectRefused(j.opt("-Dblake3.native.dir=" + dir), "noexec " + dir);
+  }
+
+  @Test
+  void explicitPathOnNoexecMount() throws IOException {
+    byte[] lib = Fixture.library();
+    Path work = Fixture.newDir("noexec-path");
+    Path dir = work.resolve("libs");
+    Files.createDirectories(dir);
+    Files.write(work.resolve("lib.so"), lib);
+    Path file = dir.resolve("libblake3fast.so");
+    Jvm j = realTmp("noexec-path", "mount -t tmpfs -o noexec tmpfs '" + dir + "'\ncp '" + work.resolve("lib.so") + "' '" + file + "'");
+    LoaderSwitchesTest.expectRefused(j.opt("-Dblake3.native.path=" + file),
+        "-Dblake3.native.path=" + file + ": noexec " + dir);
+  }
+
+  @Test
+  void readOnlyTmpFallsBackToTheUserCache() throws IOException {
+    byte[] lib = Fixture.library();
+    Jvm j = realTmp("ro-tmp", "mount -t tmpfs -o ro tmpfs /tmp");
+    j.run().assertNative().assertQuiet();
+    Fixture.assertOneLibrary(j.homeCache(), lib);
+  }
+
+  @Test
+  void fullTmpFallsBackToTheUserCache() throws IOException {
+    byte[] lib = Fixture.library();
+    // 16 KiB: the directory fits, the library (about 100 KiB) does not.
+    Jvm j = realTmp("full-tmp", "mount -t tmpfs -o size=16k tmpfs /tmp");
+    j.run().assertNative().assertQuiet();
+    Fixture.assertOneLibrary(j.homeCache(), lib);
+    j.prefix.clear();
+    j.prefix.addAll(Fixture.inNamespace("mount -t tmpfs -o size=16k tmpfs /tmp\n" + Fixture.readOnlyBind(j.home())));
+    LoaderSwitchesTest.expectRefused(j.opt("-Dblake3.native.dir=/tmp/x"), "disk full /tmp/x");
+  }
+
+  @Test
+  void readOnlyDirWithTheLibraryAlreadyThereIsUsed() throws IOException {
+    byte[] lib = Fixture.library();
+    Path work = Fixture.newDir("ro-prefilled");
+    Path dir = work.resolve("libs");
+    // First run extracts; the second finds it in a now read-only directory: pre-extraction at
+    // image build time, then a read-only file system at run time.
+    new Jvm(work, Fixture.jar()).opt("-Dblake3.native.dir=" + dir).run().assertNative();
+    Jvm j = realTmp("ro-prefilled", Fixture.readOnlyBind(dir)).opt("-Dblake3.native.dir=" + dir);
+    j.run().assertNative().assertQuiet();
+    Fixture.assertOneLibrary(dir, lib);
+  }
+
+  @Test
+  void notWritableForThisUser() throws IOException {
+    byte[] lib = Fixture.library();
+    Fixture.assumeCanBecomeNobody();
+    Jvm j = new Jvm(Fixture.newDir("nobody"), Fixture.jar());
+    j.prefix.addAll(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"));
+    // tmp and home belong to root (rwxr-xr-x): uid 65534 can read but not write them.
+    LoaderSwitchesTest.expectRefused(j, "not writable " + j.tmpCache(65534) + "; not writable " + j.homeCache());
+    Files.createDirectories(j.homeCache().getParent());
+    Files.setAttribute(j.homeCache().getParent(), "unix:uid", 65534);
+    j.run().assertNative().assertQuiet();
+    Path f = Fixture.assertOneLibrary(j.homeCache(), lib);
+    assertEquals(65534, Files.getAttribute(f, "unix:uid"));
+  }
+
+  @Test
+  void aDirectoryOfAnotherUserIsNotTrusted() throws IOException {
+    byte[] lib = Fixture.library();
+    Fixture.assumeCanBecomeNobody(); // root, so it can hand the directory to someone else
+    Jvm j = new Jvm(Fixture.newDir("unsafe"), Fixture.jar());
+    Path planted = j.tmpCache(0);
+    Files.createDirectories(planted);
+    Files.setAttribute(planted, "unix:uid", 65534);
+    j.run().assertNative().assertQuiet();
+    assertEquals(List.of(), Fixture.list(planted), "nothing written into the other user's directory");
+    Fixture.assertOneLibrary(j.homeCache(), lib);
+    LoaderSwitchesTest.expectRefused(j.opt("-Dblake3.native.dir=" + planted),
+        "unsafe " + planted + " (owned by uid 65534, this process runs as uid 0)");
+  }
+
+  @Test
+  void aDirectoryOthersCanWriteIsTightenedWhenItIsOurs() throws IOException {
+    byte[] lib = Fixture.library();
+    Jvm j = new Jvm(Fixture.newDir("loose"), Fixture.jar());
+    Path dir = j.work.resolve("loose");
+    Files.createDirectories(dir);
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+    j.opt("-Dblake3.native.dir=" + dir).run().assertNative().assertQuiet();
+    assertEquals("rwxr-xr-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
+    Fixture.assertOneLibrary(dir, lib);
+    assertFalse(Files.exists(j.tmpCache(Fixture.uid())));
+  }
+}
