@@ -16,12 +16,27 @@ public final class B3sum {
   private B3sum() {}
 
   public static void main(String[] args) {
+    quietLibraryLogging();
     PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false);
     PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), false);
     int status = run(args, new FileInputStream(FileDescriptor.in), out, err);
     out.flush();
     err.flush();
     System.exit(status);
+  }
+
+  /**
+   * Keeps the library's log records (say, "using the Java engine") off stderr, which must be
+   * what the official tool prints and nothing else: an empty logging configuration has no
+   * handler. Setting the property costs nothing; it is read only if something logs. A logging
+   * configuration given on the command line wins. ({@code -V} names the engine instead.)
+   */
+  private static void quietLibraryLogging() {
+    if (System.getProperty("java.util.logging.config.file") == null
+        && System.getProperty("java.util.logging.config.class") == null
+        && new java.io.File("/dev/null").canRead()) {
+      System.setProperty("java.util.logging.config.file", "/dev/null");
+    }
   }
 
   /**

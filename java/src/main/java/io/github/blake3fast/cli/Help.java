@@ -8,8 +8,9 @@ import java.util.Properties;
 final class Help {
   private Help() {}
 
+  /** The version, and which engine hashes in this JVM (native kernel or Java, and why). */
   static String version() {
-    return "b3sum " + projectVersion() + " (blake3-fast)\n";
+    return "b3sum " + projectVersion() + " (blake3-fast, " + io.github.blake3fast.Blake3.implementation() + ")\n";
   }
 
   static String help() {
