@@ -1,0 +1,788 @@
+/*
+ * blake3-fast: the JNI glue run without a JVM, for valgrind (and any sanitizer).
+ *
+ *   jni_mock LIBBLAKE3FAST.so test-vectors/test_vectors.txt [--seed N]
+ *
+ * A JVM under valgrind drowns in reports about its own JIT code, so this program plays the
+ * JVM instead: it dlopens the real libblake3fast.so, calls JNI_OnLoad with a mock JavaVM, and
+ * calls the registered natives the way NativeBlake3.java does. The mock behaves like a JVM that
+ * copies arrays (as JNI allows): every pinned array is handed out as an exact-size malloc copy,
+ * copied back only on mode 0 / JNI_COMMIT, so memcheck flags any byte read or written outside
+ * the range Java checked, and an output released with JNI_ABORT would be lost (a wrong hash).
+ * It also enforces the JNI rules the glue relies on: no JNI call but Get/Release*Critical while
+ * an array is pinned, none but the exception-safe ones while an exception is pending, every pin
+ * released once, inputs never written; and it injects failures (a pin that fails, a short key
+ * array, a heap buffer where a direct one is expected, a missing class) to run the error paths.
+ *
+ * Checks: the official vectors (hash, keyed, derive-key, 131 bytes, seeks, offsets) through
+ * hashOneShot and hashOneShotDirect for every ISA this CPU (or valgrind's CPU) runs;
+ * hashSubtrees{,Direct} and rootOutput of every ISA against ISA 0 (portable) on random cases;
+ * the error paths; JNI_OnLoad's class-name property. Ends with "N passed, N failed".
+ */
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <jni.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KEYED_HASH 16
+#define DERIVE_KEY_CONTEXT 32
+#define DERIVE_KEY_MATERIAL 64
+#define VECTOR_OUT 131
+#define MAX_ISA 10
+
+static long g_pass, g_fail;
+
+static void check(int ok, const char *fmt, ...) {
+  if (ok) {
+    g_pass++;
+    return;
+  }
+  g_fail++;
+  if (g_fail <= 40) {
+    va_list ap;
+    va_start(ap, fmt);
+    printf("    FAIL ");
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+  }
+}
+
+static uint64_t g_rng = 0x4A4E494D4F434BULL;
+static uint64_t rnd(void) { /* splitmix64 */
+  uint64_t z = (g_rng += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+static uint64_t below(uint64_t n) { return n == 0 ? 0 : rnd() % n; }
+
+/* ---- the mock objects ------------------------------------------------------------------- */
+
+enum kind { K_BYTES = 1, K_INTS, K_DIRECT, K_HEAPBUF, K_CLASS, K_STRING };
+
+typedef struct {
+  int kind;
+  size_t len;         /* elements */
+  void *data;         /* exactly len elements, malloc'd */
+  void *pinned;       /* the copy handed out by GetPrimitiveArrayCritical, or NULL */
+  void *pin_snapshot; /* what the copy held when handed out (to catch writes to inputs) */
+  int input;          /* the glue must not write it */
+  char name[600];     /* class or string */
+} mobj;
+
+static mobj *new_obj(int kind, size_t len, size_t elem) {
+  mobj *o = calloc(1, sizeof *o);
+  o->kind = kind;
+  o->len = len;
+  o->data = malloc(len * elem + (len == 0)); /* malloc(0) may return NULL */
+  return o;
+}
+static void free_obj(mobj *o) {
+  if (o == NULL) return;
+  free(o->data);
+  free(o);
+}
+static mobj *ints_obj(const uint32_t *w, size_t n) {
+  mobj *o = new_obj(K_INTS, n, 4);
+  if (n && w) memcpy(o->data, w, 4 * n);
+  return o;
+}
+
+/* ---- the mock JNIEnv ---------------------------------------------------------------------- */
+
+static struct {
+  int critical;       /* arrays pinned now */
+  long pins, unpins;  /* over the run */
+  int pending;        /* an exception is pending */
+  char pending_class[128];
+  int fail_next_pin;  /* the next GetPrimitiveArrayCritical returns NULL */
+  int fail_find_class;
+  const char *property; /* value of blake3fast.jni.class, or NULL */
+  char found_class[600];
+  const JNINativeMethod *methods;
+  jint nmethods;
+  long violations;
+} M;
+
+static void violation(const char *what) {
+  M.violations++;
+  check(0, "JNI rule broken: %s", what);
+}
+
+/* Every JNI function but the exception-safe ones: not while pinned, not with an exception pending. */
+static void enter(const char *fn) {
+  if (M.critical > 0) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "%s called while %d array(s) are pinned", fn, M.critical);
+    violation(msg);
+  }
+  if (M.pending) {
+    char msg[200];
+    snprintf(msg, sizeof msg, "%s called with %s pending", fn, M.pending_class);
+    violation(msg);
+  }
+}
+
+static void raise(const char *cls) {
+  M.pending = 1;
+  snprintf(M.pending_class, sizeof M.pending_class, "%s", cls);
+}
+
+static void unexpected(void) {
+  fprintf(stderr, "jni_mock: the glue called a JNI function the contract does not list\n");
+  abort();
+}
+
+static jboolean m_exception_check(JNIEnv *env) {
+  (void)env;
+  if (M.critical > 0) violation("ExceptionCheck while pinned");
+  return M.pending ? JNI_TRUE : JNI_FALSE;
+}
+static void m_exception_clear(JNIEnv *env) {
+  (void)env;
+  M.pending = 0;
+}
+static jclass m_find_class(JNIEnv *env, const char *name) {
+  (void)env;
+  enter("FindClass");
+  if (M.fail_find_class && strchr(name, '/') != NULL && strncmp(name, "java/", 5) != 0) {
+    raise("java/lang/NoClassDefFoundError");
+    return NULL;
+  }
+  mobj *c = new_obj(K_CLASS, 0, 1);
+  snprintf(c->name, sizeof c->name, "%s", name);
+  if (strncmp(name, "java/", 5) != 0) snprintf(M.found_class, sizeof M.found_class, "%s", name);
+  return (jclass)c;
+}
+static jint m_throw_new(JNIEnv *env, jclass cls, const char *msg) {
+  (void)env;
+  (void)msg;
+  enter("ThrowNew");
+  raise(((mobj *)cls)->name);
+  free_obj((mobj *)cls); /* the mock's classes are local refs nobody deletes after ThrowNew */
+  return 0;
+}
+static void m_get_int_region(JNIEnv *env, jintArray a, jsize start, jsize len, jint *buf) {
+  (void)env;
+  enter("GetIntArrayRegion");
+  mobj *o = (mobj *)a;
+  if (o == NULL) {
+    raise("java/lang/NullPointerException");
+    return;
+  }
+  if (o->kind != K_INTS) violation("GetIntArrayRegion on something else than an int[]");
+  if (start < 0 || len < 0 || (size_t)start + (size_t)len > o->len) {
+    raise("java/lang/ArrayIndexOutOfBoundsException");
+    return;
+  }
+  memcpy(buf, (uint32_t *)o->data + start, 4 * (size_t)len);
+}
+static void m_set_int_region(JNIEnv *env, jintArray a, jsize start, jsize len, const jint *buf) {
+  (void)env;
+  enter("SetIntArrayRegion");
+  mobj *o = (mobj *)a;
+  if (o == NULL || o->kind != K_INTS) {
+    violation("SetIntArrayRegion on something else than an int[]");
+    return;
+  }
+  if (start < 0 || len < 0 || (size_t)start + (size_t)len > o->len) {
+    raise("java/lang/ArrayIndexOutOfBoundsException");
+    return;
+  }
+  memcpy((uint32_t *)o->data + start, buf, 4 * (size_t)len);
+}
+static void *m_direct_address(JNIEnv *env, jobject buf) {
+  (void)env;
+  enter("GetDirectBufferAddress");
+  mobj *o = (mobj *)buf;
+  return o != NULL && o->kind == K_DIRECT ? o->data : NULL;
+}
+static void *m_get_critical(JNIEnv *env, jarray a, jboolean *is_copy) {
+  (void)env;
+  if (M.pending) violation("GetPrimitiveArrayCritical with an exception pending");
+  mobj *o = (mobj *)a;
+  if (o == NULL || o->kind != K_BYTES) {
+    violation("GetPrimitiveArrayCritical on something else than a byte[]");
+    return NULL;
+  }
+  if (o->pinned != NULL) violation("an array pinned twice");
+  if (M.fail_next_pin) {
+    M.fail_next_pin = 0;
+    return NULL;
+  }
+  o->pinned = malloc(o->len + (o->len == 0));
+  o->pin_snapshot = malloc(o->len + (o->len == 0));
+  if (o->len) {
+    memcpy(o->pinned, o->data, o->len);
+    memcpy(o->pin_snapshot, o->data, o->len);
+  }
+  if (is_copy) *is_copy = JNI_TRUE;
+  M.critical++;
+  M.pins++;
+  return o->pinned;
+}
+static void m_release_critical(JNIEnv *env, jarray a, void *p, jint mode) {
+  (void)env;
+  mobj *o = (mobj *)a;
+  if (o == NULL || o->pinned == NULL || o->pinned != p) {
+    violation("ReleasePrimitiveArrayCritical of an array not pinned (or with another pointer)");
+    return;
+  }
+  if (o->input && o->len && memcmp(o->pinned, o->pin_snapshot, o->len) != 0)
+    violation("the glue wrote into an input array");
+  if (mode == 0 || mode == JNI_COMMIT) {
+    if (o->len) memcpy(o->data, o->pinned, o->len);
+  }
+  if (mode != JNI_COMMIT) {
+    free(o->pinned);
+    free(o->pin_snapshot);
+    o->pinned = o->pin_snapshot = NULL;
+    M.critical--;
+    M.unpins++;
+  }
+}
+static jmethodID m_static_method(JNIEnv *env, jclass c, const char *name, const char *sig) {
+  (void)env;
+  (void)c;
+  enter("GetStaticMethodID");
+  if (strcmp(name, "getProperty") != 0 || strcmp(sig, "(Ljava/lang/String;)Ljava/lang/String;") != 0)
+    violation("an unexpected static method");
+  return (jmethodID)(uintptr_t)0x1234;
+}
+static jstring m_new_string(JNIEnv *env, const char *s) {
+  (void)env;
+  enter("NewStringUTF");
+  mobj *o = new_obj(K_STRING, 0, 1);
+  snprintf(o->name, sizeof o->name, "%s", s);
+  return (jstring)o;
+}
+static jobject m_call_static_object(JNIEnv *env, jclass c, jmethodID m, ...) {
+  (void)env;
+  (void)c;
+  (void)m;
+  enter("CallStaticObjectMethod");
+  va_list ap;
+  va_start(ap, m);
+  mobj *key = (mobj *)va_arg(ap, jobject);
+  va_end(ap);
+  if (key == NULL || strcmp(key->name, "blake3fast.jni.class") != 0) violation("an unexpected property");
+  return M.property != NULL ? (jobject)m_new_string(env, M.property) : NULL;
+}
+static const char *m_string_chars(JNIEnv *env, jstring s, jboolean *is_copy) {
+  (void)env;
+  enter("GetStringUTFChars");
+  if (is_copy) *is_copy = JNI_TRUE;
+  return strdup(((mobj *)s)->name);
+}
+static void m_release_string_chars(JNIEnv *env, jstring s, const char *chars) {
+  (void)env;
+  (void)s;
+  free((void *)chars);
+}
+static void m_delete_local(JNIEnv *env, jobject o) {
+  (void)env;
+  free_obj((mobj *)o);
+}
+static jint m_register(JNIEnv *env, jclass c, const JNINativeMethod *methods, jint n) {
+  (void)env;
+  (void)c;
+  enter("RegisterNatives");
+  M.methods = methods;
+  M.nmethods = n;
+  return JNI_OK;
+}
+
+static struct JNINativeInterface_ g_fns;
+static JNIEnv g_env = &g_fns;
+static int g_getenv_fails;
+
+static jint m_get_env(JavaVM *vm, void **penv, jint version) {
+  (void)vm;
+  if (g_getenv_fails || version > JNI_VERSION_1_8) return JNI_EVERSION;
+  *penv = &g_env;
+  return JNI_OK;
+}
+static struct JNIInvokeInterface_ g_vm_fns;
+static JavaVM g_vm = &g_vm_fns;
+
+static void init_env(void) {
+  void **slots = (void **)&g_fns;
+  for (size_t i = 4; i < sizeof g_fns / sizeof(void *); i++) slots[i] = (void *)unexpected;
+  g_fns.ExceptionCheck = m_exception_check;
+  g_fns.ExceptionClear = m_exception_clear;
+  g_fns.FindClass = m_find_class;
+  g_fns.ThrowNew = m_throw_new;
+  g_fns.GetIntArrayRegion = m_get_int_region;
+  g_fns.SetIntArrayRegion = m_set_int_region;
+  g_fns.GetDirectBufferAddress = m_direct_address;
+  g_fns.GetPrimitiveArrayCritical = m_get_critical;
+  g_fns.ReleasePrimitiveArrayCritical = m_release_critical;
+  g_fns.GetStaticMethodID = m_static_method;
+  g_fns.NewStringUTF = m_new_string;
+  g_fns.CallStaticObjectMethod = m_call_static_object;
+  g_fns.GetStringUTFChars = m_string_chars;
+  g_fns.ReleaseStringUTFChars = m_release_string_chars;
+  g_fns.DeleteLocalRef = m_delete_local;
+  g_fns.RegisterNatives = m_register;
+  void **vslots = (void **)&g_vm_fns;
+  for (size_t i = 3; i < sizeof g_vm_fns / sizeof(void *); i++) vslots[i] = (void *)unexpected;
+  g_vm_fns.GetEnv = m_get_env;
+}
+
+/* ---- the natives, typed as NativeBlake3.java declares them ---------------------------------- */
+
+typedef jint (*fn_i)(JNIEnv *, jclass);
+typedef jint (*fn_ii)(JNIEnv *, jclass, jint);
+typedef jint (*fn_subtrees)(JNIEnv *, jclass, jint, jobject, jint, jint, jintArray, jlong, jint, jintArray,
+                            jint);
+typedef void (*fn_oneshot)(JNIEnv *, jclass, jint, jobject, jint, jint, jintArray, jint, jlong, jbyteArray,
+                           jint, jint);
+typedef void (*fn_root)(JNIEnv *, jclass, jint, jintArray, jintArray, jint, jint, jlong, jbyteArray, jint,
+                        jint);
+
+static struct {
+  fn_i abi_version, supported_isas;
+  fn_ii select_isa, degree;
+  fn_subtrees subtrees, subtrees_direct;
+  fn_oneshot oneshot, oneshot_direct;
+  fn_root root_output;
+} N;
+
+static const struct {
+  const char *name, *sig;
+} WANT[] = {
+    {"abiVersion", "()I"},
+    {"supportedIsas", "()I"},
+    {"selectIsa", "(I)I"},
+    {"degree", "(I)I"},
+    {"hashSubtrees", "(I[BII[IJI[II)I"},
+    {"hashSubtreesDirect", "(ILjava/nio/ByteBuffer;II[IJI[II)I"},
+    {"hashOneShot", "(I[BII[IIJ[BII)V"},
+    {"hashOneShotDirect", "(ILjava/nio/ByteBuffer;II[IIJ[BII)V"},
+    {"rootOutput", "(I[I[IIIJ[BII)V"},
+};
+
+static void *native_fn(const char *name, const char *sig) {
+  for (jint i = 0; i < M.nmethods; i++)
+    if (strcmp(M.methods[i].name, name) == 0) {
+      check(strcmp(M.methods[i].signature, sig) == 0, "%s registered as %s, NativeBlake3 declares %s", name,
+            M.methods[i].signature, sig);
+      return M.methods[i].fnPtr;
+    }
+  check(0, "%s%s not registered", name, sig);
+  return NULL;
+}
+
+/* ---- helpers ----------------------------------------------------------------------------- */
+
+static void key_words(const uint8_t k[32], uint32_t w[8]) {
+  for (int i = 0; i < 8; i++)
+    w[i] = (uint32_t)k[4 * i] | (uint32_t)k[4 * i + 1] << 8 | (uint32_t)k[4 * i + 2] << 16 |
+           (uint32_t)k[4 * i + 3] << 24;
+}
+
+static int unhex(const char *h, uint8_t *out, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    unsigned v;
+    if (sscanf(h + 2 * i, "%2x", &v) != 1) return 0;
+    out[i] = (uint8_t)v;
+  }
+  return 1;
+}
+
+/* A byte[] holding `n` bytes of `p` at index `pad`, and nothing after them. */
+static mobj *input_at(const uint8_t *p, size_t n, size_t pad) {
+  mobj *o = new_obj(K_BYTES, pad + n, 1);
+  memset(o->data, 0xA5, pad);
+  if (n) memcpy((uint8_t *)o->data + pad, p, n);
+  o->input = 1;
+  return o;
+}
+
+static mobj *direct_at(const uint8_t *p, size_t n, size_t pad) {
+  mobj *o = input_at(p, n, pad);
+  o->kind = K_DIRECT;
+  return o;
+}
+
+/* Runs a one-shot through the glue: `out_len` bytes at `seek`, into an output array with
+ * `opad` bytes before the result (which must stay as they were) and none after. */
+static int oneshot(int isa, int direct, const uint8_t *in, size_t n, size_t pad, const uint32_t *key,
+                   int flags, uint64_t seek, size_t out_len, size_t opad, uint8_t *result) {
+  mobj *i = direct ? direct_at(in, n, pad) : input_at(in, n, pad);
+  mobj *k = key ? ints_obj(key, 8) : NULL;
+  mobj *o = new_obj(K_BYTES, opad + out_len, 1);
+  memset(o->data, 0x5A, opad + out_len);
+  (direct ? N.oneshot_direct : N.oneshot)(&g_env, NULL, isa, (jobject)i, (jint)pad, (jint)n, (jintArray)k,
+                                          flags, (jlong)seek, (jbyteArray)o, (jint)opad, (jint)out_len);
+  int ok = !M.pending;
+  for (size_t j = 0; j < opad; j++) ok &= ((uint8_t *)o->data)[j] == 0x5A;
+  memcpy(result, (uint8_t *)o->data + opad, out_len);
+  free_obj(i);
+  free_obj(k);
+  free_obj(o);
+  return ok;
+}
+
+/* ---- the checks -------------------------------------------------------------------------- */
+
+static int g_isas[MAX_ISA], g_nisas;
+static const char *ISA_NAMES[MAX_ISA] = {"portable", "sse2", "sse41", "avx2", "avx512",
+                                         "neon",     "vsx",  "rvv",   "lsx",  "vx"};
+
+static void test_vectors(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (f == NULL) {
+    check(0, "cannot open %s", path);
+    return;
+  }
+  static char line[4096];
+  uint8_t key_bytes[32];
+  memcpy(key_bytes, "whats the Elvish word for friend", 32);
+  uint32_t key[8], ctx_key[8];
+  key_words(key_bytes, key);
+  const char *context = "BLAKE3 2019-12-27 16:29:52 test vectors context";
+  long cases = 0;
+  uint8_t *input = malloc(200000);
+  for (int t = 0; t < g_nisas; t++) {
+    const int isa = g_isas[t];
+    long before = g_fail;
+    uint8_t ck[32];
+    check(oneshot(isa, 0, (const uint8_t *)context, strlen(context), 0, NULL, DERIVE_KEY_CONTEXT, 0, 32, 0, ck),
+          "context key");
+    key_words(ck, ctx_key);
+    rewind(f);
+    while (fgets(line, sizeof line, f) != NULL) {
+      if (line[0] == '#' || line[0] == '\n') continue;
+      char hh[300], kh[300], dh[300];
+      size_t n;
+      if (sscanf(line, "%zu %299s %299s %299s", &n, hh, kh, dh) != 4 || n > 200000) {
+        check(0, "bad vector line: %.40s", line);
+        continue;
+      }
+      uint8_t want[3][VECTOR_OUT], got[VECTOR_OUT];
+      if (!unhex(hh, want[0], VECTOR_OUT) || !unhex(kh, want[1], VECTOR_OUT) || !unhex(dh, want[2], VECTOR_OUT)) {
+        check(0, "bad hex in vector %zu", n);
+        continue;
+      }
+      for (size_t i = 0; i < n; i++) input[i] = (uint8_t)(i % 251);
+      const uint32_t *keys[3] = {NULL, key, ctx_key};
+      const int flags[3] = {0, KEYED_HASH, DERIVE_KEY_MATERIAL};
+      for (int m = 0; m < 3; m++) {
+        for (int direct = 0; direct < 2; direct++) {
+          size_t pad = (n + (size_t)m + (size_t)direct) % 9;
+          int ok = oneshot(isa, direct, input, n, pad, keys[m], flags[m], 0, VECTOR_OUT, pad, got);
+          check(ok && memcmp(got, want[m], VECTOR_OUT) == 0, "%s vector len=%zu mode=%d direct=%d",
+                ISA_NAMES[isa], n, m, direct);
+        }
+        /* a window of the output: seek 37, 60 bytes, into a shorter output array */
+        int ok = oneshot(isa, 0, input, n, 3, keys[m], flags[m], 37, 60, 1, got);
+        check(ok && memcmp(got, want[m] + 37, 60) == 0, "%s vector len=%zu mode=%d seek=37", ISA_NAMES[isa], n, m);
+      }
+      cases++;
+    }
+    printf("  [%-8s] vectors through hashOneShot{,Direct}: %s\n", ISA_NAMES[isa], g_fail == before ? "ok" : "FAILED");
+  }
+  free(input);
+  fclose(f);
+  (void)cases;
+}
+
+static uint64_t rnd_counter(void) {
+  switch (rnd() % 4) {
+    case 0: return below(5000);
+    case 1: return (1ULL << 32) - 1 - below(300);
+    case 2: return rnd() >> 20;
+    default: return 0;
+  }
+}
+
+static void test_subtrees(int rounds) {
+  static uint8_t pool[600 * 1024 + 64];
+  for (size_t i = 0; i < sizeof pool; i++) pool[i] = (uint8_t)rnd();
+  long before = g_fail;
+  for (int r = 0; r < rounds; r++) {
+    const size_t chunks = r % 4 == 0 ? 1 + below(600) : 1 + below(70);
+    const size_t len = chunks * 1024;
+    const size_t start = below(64), pad = below(40);
+    const uint64_t counter = rnd_counter();
+    const int flags = (int[]){0, KEYED_HASH, DERIVE_KEY_CONTEXT, DERIVE_KEY_MATERIAL}[rnd() % 4];
+    uint32_t kw[8];
+    for (int i = 0; i < 8; i++) kw[i] = (uint32_t)rnd();
+    const int null_key = flags == 0 && (rnd() & 1);
+    uint32_t want[8 * 128];
+    size_t want_n = 0;
+    for (int t = 0; t < g_nisas; t++) {
+      const int isa = g_isas[t];
+      for (int direct = 0; direct < 2; direct++) {
+        mobj *in = direct ? direct_at(pool + start, len, pad) : input_at(pool + start, len, pad);
+        mobj *key = null_key ? NULL : ints_obj(kw, 8);
+        /* the CV array: room for exactly the values the portable kernel returned, after cvs_off */
+        const size_t cvs_off = below(17);
+        const size_t room = t == 0 && direct == 0 ? 8 * 128 : 8 * want_n;
+        mobj *cvs = ints_obj(NULL, cvs_off + room);
+        memset(cvs->data, 0x77, 4 * (cvs_off + room));
+        jint n = (direct ? N.subtrees_direct : N.subtrees)(&g_env, NULL, isa, (jobject)in, (jint)pad, (jint)len,
+                                                            (jintArray)key, (jlong)counter, flags, (jintArray)cvs,
+                                                            (jint)cvs_off);
+        const uint32_t *got = (const uint32_t *)cvs->data + cvs_off;
+        int ok = !M.pending && n > 0 && n <= 128;
+        for (size_t j = 0; j < cvs_off; j++) ok &= ((uint32_t *)cvs->data)[j] == 0x77777777u;
+        if (t == 0 && direct == 0) {
+          want_n = ok ? (size_t)n : 0;
+          if (ok) memcpy(want, got, 32 * want_n);
+        } else {
+          ok &= (size_t)n == want_n && memcmp(got, want, 32 * want_n) == 0;
+        }
+        check(ok, "%s hashSubtrees%s chunks=%zu counter=%" PRIu64 " flags=%d", ISA_NAMES[isa],
+              direct ? "Direct" : "", chunks, counter, flags);
+        M.pending = 0;
+        free_obj(in);
+        free_obj(key);
+        free_obj(cvs);
+      }
+    }
+  }
+  printf("  hashSubtrees{,Direct}, %d random cases x %d ISAs: %s\n", rounds, g_nisas,
+         g_fail == before ? "ok" : "FAILED");
+}
+
+static void test_root_output(int rounds) {
+  long before = g_fail;
+  for (int r = 0; r < rounds; r++) {
+    uint32_t cv[8], block[16];
+    for (int i = 0; i < 8; i++) cv[i] = (uint32_t)rnd();
+    for (int i = 0; i < 16; i++) block[i] = (uint32_t)rnd();
+    const int block_len = (int)below(65);
+    const int flags = (int)(rnd() & 0x7B); /* any flags but ROOT, which the glue adds */
+    uint64_t pos;
+    switch (rnd() % 3) {
+      case 0: pos = below(5000); break;
+      case 1: pos = ((1ULL << 32) - below(40)) * 64 + below(64); break;
+      default: pos = rnd() >> 2; break;
+    }
+    const size_t out_len = r % 5 == 0 ? 1 + below(9000) : 1 + below(600);
+    uint8_t *want = malloc(out_len), *got = malloc(out_len);
+    for (int t = 0; t < g_nisas; t++) {
+      const int isa = g_isas[t];
+      mobj *c = ints_obj(cv, 8), *b = ints_obj(block, 16);
+      const size_t opad = below(33);
+      mobj *o = new_obj(K_BYTES, opad + out_len, 1);
+      memset(o->data, 0x3C, opad + out_len);
+      N.root_output(&g_env, NULL, isa, (jintArray)c, (jintArray)b, block_len, flags, (jlong)pos, (jbyteArray)o,
+                    (jint)opad, (jint)out_len);
+      int ok = !M.pending;
+      for (size_t j = 0; j < opad; j++) ok &= ((uint8_t *)o->data)[j] == 0x3C;
+      memcpy(t == 0 ? want : got, (uint8_t *)o->data + opad, out_len);
+      if (t > 0) ok &= memcmp(got, want, out_len) == 0;
+      check(ok, "%s rootOutput pos=%" PRIu64 " len=%zu", ISA_NAMES[isa], pos, out_len);
+      free_obj(c);
+      free_obj(b);
+      free_obj(o);
+    }
+    free(want);
+    free(got);
+  }
+  printf("  rootOutput, %d random cases x %d ISAs: %s\n", rounds, g_nisas, g_fail == before ? "ok" : "FAILED");
+}
+
+/* Each failure the glue can meet: it must leave exactly the expected exception, nothing pinned. */
+static void expect_exception(const char *what, const char *cls) {
+  check(M.pending && strcmp(M.pending_class, cls) == 0, "%s: expected %s pending, got %s", what, cls,
+        M.pending ? M.pending_class : "none");
+  check(M.critical == 0, "%s: %d array(s) still pinned", what, M.critical);
+  M.pending = 0;
+}
+
+static void test_error_paths(void) {
+  long before = g_fail;
+  uint8_t data[4096];
+  for (size_t i = 0; i < sizeof data; i++) data[i] = (uint8_t)i;
+  uint32_t w[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  mobj *in = input_at(data, sizeof data, 0), *out = new_obj(K_BYTES, 64, 1);
+  mobj *key = ints_obj(w, 8), *short_key = ints_obj(w, 7), *cvs = ints_obj(NULL, 8 * 128);
+  mobj *heap = input_at(data, sizeof data, 0);
+  heap->kind = K_HEAPBUF;
+  mobj *cv = ints_obj(w, 8), *block = ints_obj(NULL, 16), *short_block = ints_obj(NULL, 15);
+  memset(block->data, 0, 64);
+
+  /* the input pin fails */
+  M.fail_next_pin = 1;
+  N.oneshot(&g_env, NULL, 0, (jobject)in, 0, 4096, (jintArray)key, 0, 0, (jbyteArray)out, 0, 64);
+  expect_exception("hashOneShot, input pin fails", "java/lang/OutOfMemoryError");
+  M.fail_next_pin = 0;
+  N.subtrees(&g_env, NULL, 0, (jobject)in, 0, 4096, (jintArray)key, 0, 0, (jintArray)cvs, 0);
+  check(!M.pending && M.critical == 0, "hashSubtrees after the failures");
+  M.fail_next_pin = 1;
+  check(N.subtrees(&g_env, NULL, 0, (jobject)in, 0, 4096, (jintArray)key, 0, 0, (jintArray)cvs, 0) == 0,
+        "hashSubtrees, pin fails: returns 0");
+  expect_exception("hashSubtrees, pin fails", "java/lang/OutOfMemoryError");
+  M.fail_next_pin = 1;
+  N.root_output(&g_env, NULL, 0, (jintArray)cv, (jintArray)block, 64, 0, 0, (jbyteArray)out, 0, 64);
+  expect_exception("rootOutput, pin fails", "java/lang/OutOfMemoryError");
+  /* a key array shorter than 8 ints: GetIntArrayRegion throws, nothing is pinned */
+  N.oneshot(&g_env, NULL, 0, (jobject)in, 0, 4096, (jintArray)short_key, 0, 0, (jbyteArray)out, 0, 64);
+  expect_exception("hashOneShot, 7-int key", "java/lang/ArrayIndexOutOfBoundsException");
+  N.subtrees(&g_env, NULL, 0, (jobject)in, 0, 4096, (jintArray)short_key, 0, 0, (jintArray)cvs, 0);
+  expect_exception("hashSubtrees, 7-int key", "java/lang/ArrayIndexOutOfBoundsException");
+  N.subtrees_direct(&g_env, NULL, 0, (jobject)in, 0, 4096, (jintArray)short_key, 0, 0, (jintArray)cvs, 0);
+  expect_exception("hashSubtreesDirect, 7-int key", "java/lang/ArrayIndexOutOfBoundsException");
+  N.root_output(&g_env, NULL, 0, (jintArray)cv, (jintArray)short_block, 64, 0, 0, (jbyteArray)out, 0, 64);
+  expect_exception("rootOutput, 15-int block", "java/lang/ArrayIndexOutOfBoundsException");
+  /* a heap buffer where a direct one is expected */
+  N.subtrees_direct(&g_env, NULL, 0, (jobject)heap, 0, 4096, (jintArray)key, 0, 0, (jintArray)cvs, 0);
+  expect_exception("hashSubtreesDirect, heap buffer", "java/lang/IllegalArgumentException");
+  N.oneshot_direct(&g_env, NULL, 0, (jobject)heap, 0, 4096, (jintArray)key, 0, 0, (jbyteArray)out, 0, 64);
+  expect_exception("hashOneShotDirect, heap buffer", "java/lang/IllegalArgumentException");
+  /* a CV array too short for the values: SetIntArrayRegion throws */
+  mobj *tiny = ints_obj(NULL, 7);
+  N.subtrees(&g_env, NULL, 0, (jobject)in, 0, 4096, NULL, 0, 0, (jintArray)tiny, 0);
+  expect_exception("hashSubtrees, 7-int CV array", "java/lang/ArrayIndexOutOfBoundsException");
+  /* output length 0 or less: nothing is touched, not even the (null) arrays */
+  N.oneshot(&g_env, NULL, 0, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0);
+  N.oneshot_direct(&g_env, NULL, 0, NULL, 0, 0, NULL, 0, 0, NULL, 0, -1);
+  N.root_output(&g_env, NULL, 0, NULL, NULL, 0, 0, 0, NULL, 0, 0);
+  check(!M.pending && M.critical == 0, "out_len <= 0 calls return at once");
+  /* an ISA number selectIsa never returns: the glue falls back to portable, no crash */
+  uint8_t a[32], b[32];
+  check(oneshot(0, 0, data, 3000, 0, NULL, 0, 0, 32, 0, a) && oneshot(999, 0, data, 3000, 0, NULL, 0, 0, 32, 0, b) &&
+            oneshot(-5, 0, data, 3000, 0, NULL, 0, 0, 32, 0, b) && memcmp(a, b, 32) == 0,
+        "an unknown ISA number runs the portable kernel");
+  check(N.select_isa(&g_env, NULL, 999) == -1 && N.select_isa(&g_env, NULL, -1) >= 0, "selectIsa range");
+  free_obj(in);
+  free_obj(out);
+  free_obj(key);
+  free_obj(short_key);
+  free_obj(cvs);
+  free_obj(heap);
+  free_obj(cv);
+  free_obj(block);
+  free_obj(short_block);
+  free_obj(tiny);
+  printf("  error paths (failed pins, short arrays, heap buffers, bad ISA): %s\n", g_fail == before ? "ok" : "FAILED");
+}
+
+/* The second pin of a one-shot fails: the pinned input must be released before the throw. */
+static int g_pin_calls, g_fail_on_call;
+static void *m_get_critical_counting(JNIEnv *env, jarray a, jboolean *is_copy) {
+  if (++g_pin_calls == g_fail_on_call) return NULL;
+  return m_get_critical(env, a, is_copy);
+}
+
+static void test_second_pin_fails(void) {
+  long before = g_fail;
+  uint8_t data[2048] = {0};
+  mobj *in = input_at(data, sizeof data, 0), *out = new_obj(K_BYTES, 64, 1);
+  g_fns.GetPrimitiveArrayCritical = m_get_critical_counting;
+  g_pin_calls = 0;
+  g_fail_on_call = 2;
+  N.oneshot(&g_env, NULL, 0, (jobject)in, 0, 2048, NULL, 0, 0, (jbyteArray)out, 0, 64);
+  g_fns.GetPrimitiveArrayCritical = m_get_critical;
+  expect_exception("hashOneShot, output pin fails", "java/lang/OutOfMemoryError");
+  check(in->pinned == NULL, "the input was released");
+  free_obj(in);
+  free_obj(out);
+  printf("  second pin fails: %s\n", g_fail == before ? "ok" : "FAILED");
+}
+
+typedef jint (*onload_fn)(JavaVM *, void *);
+
+static void test_onload(onload_fn onload) {
+  long before = g_fail;
+  M.property = "com.example.shaded.b3.NativeBlake3";
+  check(onload(&g_vm, NULL) == JNI_VERSION_1_6 && strcmp(M.found_class, "com/example/shaded/b3/NativeBlake3") == 0,
+        "JNI_OnLoad binds the class named by blake3fast.jni.class (got %s)", M.found_class);
+  static char longname[700];
+  memset(longname, 'a', sizeof longname - 1);
+  M.property = longname;
+  check(onload(&g_vm, NULL) == JNI_ERR && !M.pending, "JNI_OnLoad refuses a class name longer than its buffer");
+  M.property = "";
+  check(onload(&g_vm, NULL) == JNI_ERR && !M.pending, "JNI_OnLoad refuses an empty class name");
+  M.property = NULL;
+  M.fail_find_class = 1;
+  check(onload(&g_vm, NULL) == JNI_ERR && !M.pending, "JNI_OnLoad returns JNI_ERR, exception cleared, when the class is missing");
+  M.fail_find_class = 0;
+  g_getenv_fails = 1;
+  check(onload(&g_vm, NULL) == JNI_ERR, "JNI_OnLoad returns JNI_ERR when GetEnv fails");
+  g_getenv_fails = 0;
+  /* last: the default name, whose registration the rest of the run uses */
+  M.property = NULL;
+  check(onload(&g_vm, NULL) == JNI_VERSION_1_6 && strcmp(M.found_class, "io/github/blake3fast/NativeBlake3") == 0,
+        "JNI_OnLoad binds io.github.blake3fast.NativeBlake3 by default (got %s)", M.found_class);
+  printf("  JNI_OnLoad (default, shaded, too long, empty, missing class, no env): %s\n",
+         g_fail == before ? "ok" : "FAILED");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) {
+    fprintf(stderr, "usage: jni_mock LIBBLAKE3FAST.so test_vectors.txt [--seed N] [--quick]\n");
+    return 2;
+  }
+  int quick = 0;
+  for (int i = 3; i < argc; i++) {
+    if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) g_rng = strtoull(argv[++i], NULL, 0);
+    else if (strcmp(argv[i], "--quick") == 0) quick = 1;
+  }
+  printf("jni_mock: %s, seed 0x%" PRIx64 "\n", argv[1], g_rng);
+  init_env();
+  void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+  if (lib == NULL) {
+    printf("cannot load %s: %s\n0 passed, 1 failed\n", argv[1], dlerror());
+    return 1;
+  }
+  onload_fn onload = (onload_fn)dlsym(lib, "JNI_OnLoad");
+  if (onload == NULL) {
+    printf("no JNI_OnLoad in %s\n0 passed, 1 failed\n", argv[1]);
+    return 1;
+  }
+  test_onload(onload);
+  check(M.nmethods == (jint)(sizeof WANT / sizeof WANT[0]), "%d natives registered", (int)M.nmethods);
+  void *f[9];
+  for (size_t i = 0; i < 9; i++) f[i] = native_fn(WANT[i].name, WANT[i].sig);
+  for (size_t i = 0; i < 9; i++)
+    if (f[i] == NULL) {
+      printf("%ld passed, %ld failed\n", g_pass, g_fail);
+      return 1;
+    }
+  N.abi_version = (fn_i)f[0];
+  N.supported_isas = (fn_i)f[1];
+  N.select_isa = (fn_ii)f[2];
+  N.degree = (fn_ii)f[3];
+  N.subtrees = (fn_subtrees)f[4];
+  N.subtrees_direct = (fn_subtrees)f[5];
+  N.oneshot = (fn_oneshot)f[6];
+  N.oneshot_direct = (fn_oneshot)f[7];
+  N.root_output = (fn_root)f[8];
+
+  check(N.abi_version(&g_env, NULL) == 1, "abiVersion is 1");
+  const jint supported = N.supported_isas(&g_env, NULL);
+  check(supported & 1, "portable is supported");
+  const char *cap_env = getenv("BLAKE3_ISA");
+  int cap = 99;
+  for (int i = 0; cap_env && i < MAX_ISA; i++)
+    if (strcmp(cap_env, ISA_NAMES[i]) == 0) cap = i;
+  printf("ISAs:");
+  for (int i = 0; i < MAX_ISA; i++)
+    if ((supported & (1 << i)) && i <= cap && (i == 0 || N.select_isa(&g_env, NULL, i) == i)) {
+      g_isas[g_nisas++] = i;
+      printf(" %s(%d)", ISA_NAMES[i], (int)N.degree(&g_env, NULL, i));
+    }
+  printf("\n");
+
+  test_vectors(argv[2]);
+  test_subtrees(quick ? 12 : 60);
+  test_root_output(quick ? 40 : 200);
+  test_error_paths();
+  test_second_pin_fails();
+
+  check(M.critical == 0 && M.pins == M.unpins, "every pin released once (%ld pins, %ld releases)", M.pins, M.unpins);
+  check(M.violations == 0, "no JNI rule broken (%ld)", M.violations);
+  printf("  %ld arrays pinned and released, %ld JNI rule violations\n", M.pins, M.violations);
+  dlclose(lib);
+  printf("%ld passed, %ld failed\n", g_pass, g_fail);
+  return g_fail == 0 ? 0 : 1;
+}
