@@ -488,18 +488,21 @@ final class NativeLoader {
   }
 
   /**
-   * Loads {@code file}; when another class loader of this JVM has it loaded already (the JVM
-   * lets one loader own a library file), loads a private copy written into the first of
-   * {@code copyDirs} that takes it, and deletes that copy at once (Linux keeps it mapped).
+   * Loads {@code file}. The JVM lets one class loader own a library file, and runs its JNI_OnLoad
+   * once: when another class loader owns it, or when this loader loaded it already for another
+   * copy of these classes (a relocated, shaded copy next to this one), this copy's natives stay
+   * unbound. Then a private copy is written into the first of {@code copyDirs} that takes it,
+   * loaded (its JNI_OnLoad binds this copy) and deleted at once: Linux keeps it mapped.
    */
   private static Path loadShared(Path file, byte[] lib, List<Path> copyDirs) throws Refusal {
     UnsatisfiedLinkError e = systemLoad(file);
-    if (e == null) {
+    if (e == null && bound()) {
       return file;
     }
-    if (!String.valueOf(e.getMessage()).contains("already loaded in another classloader")) {
+    if (e != null && !String.valueOf(e.getMessage()).contains("already loaded in another classloader")) {
       throw here(explain(file, e));
     }
+    String owner = e != null ? "another class loader" : "another copy of these classes";
     List<String> why = new ArrayList<>();
     for (Path dir : copyDirs) {
       Path copy = null;
@@ -507,10 +510,10 @@ final class NativeLoader {
         prepareDir(dir);
         copy = writeTemp(dir, file.getFileName().toString(), lib);
         UnsatisfiedLinkError e2 = systemLoad(copy);
-        if (e2 == null) {
+        if (e2 == null && bound()) {
           return copy;
         }
-        why.add(explain(copy, e2));
+        why.add(e2 != null ? explain(copy, e2) : copy + " loaded but bound nothing");
       } catch (IOException x) {
         why.add(writeFailure(x, dir));
       } catch (RuntimeException x) {
@@ -519,7 +522,17 @@ final class NativeLoader {
         deleteQuietly(copy);
       }
     }
-    throw here(file + " is loaded by another class loader and no private copy loaded: " + String.join("; ", why));
+    throw here(file + " is loaded by " + owner + " and no private copy loaded: " + String.join("; ", why));
+  }
+
+  /** Whether this copy of NativeBlake3 has its natives registered. */
+  private static boolean bound() {
+    try {
+      NativeBlake3.abiVersion();
+      return true;
+    } catch (UnsatisfiedLinkError e) {
+      return false;
+    }
   }
 
   // ---- an explicit library -------------------------------------------------------------------

@@ -22,6 +22,7 @@ import java.util.concurrent.CyclicBarrier;
  *   threads N             N threads make their first call at once (one class loader)
  *   loaders N JAR         N threads, each in its own class loader over JAR, at once
  *   second JAR            the class path's copy first, then one isolated class loader over JAR
+ *   classes NAME...       each named Blake3 class (e.g. a relocated copy) in turn: impl.I=, hash.I=
  * </pre>
  */
 public final class Probe {
@@ -63,6 +64,11 @@ public final class Probe {
           report(".isolated", l);
         }
         break;
+      case "classes":
+        for (int i = 1; i < args.length; i++) {
+          report("." + i, Probe.class.getClassLoader(), args[i]);
+        }
+        break;
       default:
         throw new IllegalArgumentException("mode " + mode);
     }
@@ -81,9 +87,15 @@ public final class Probe {
     return b;
   }
 
+  static final String BLAKE3 = "io.github.blake3fast.Blake3";
+
   /** [implementation, hex hash] through the Blake3 class that loader sees. */
   static String[] use(ClassLoader loader) throws ReflectiveOperationException {
-    Class<?> c = Class.forName("io.github.blake3fast.Blake3", true, loader);
+    return use(loader, BLAKE3);
+  }
+
+  static String[] use(ClassLoader loader, String className) throws ReflectiveOperationException {
+    Class<?> c = Class.forName(className, true, loader);
     byte[] h = (byte[]) c.getMethod("hash", byte[].class).invoke(null, (Object) input());
     String impl = (String) c.getMethod("implementation").invoke(null);
     StringBuilder hex = new StringBuilder();
@@ -94,8 +106,12 @@ public final class Probe {
   }
 
   static void report(String suffix, ClassLoader loader) {
+    report(suffix, loader, BLAKE3);
+  }
+
+  static void report(String suffix, ClassLoader loader, String className) {
     try {
-      String[] r = use(loader);
+      String[] r = use(loader, className);
       System.out.println("impl" + suffix + "=" + r[0]);
       System.out.println("hash" + suffix + "=" + (r[1].equals(EXPECTED) ? "ok" : "WRONG " + r[1]));
     } catch (Throwable t) {
