@@ -200,6 +200,11 @@ def markdown(run):
     w('| JVM | %s |' % ' / '.join(meta.get('java', ['?'])[:2]))
     w('| JMH | %s |' % meta.get('jmhOptions', '?'))
     w('| load | %s |' % load_text(meta))
+    samples = [x[1] for x in meta.get('loadSamples') or []]
+    cores = meta.get('cores') or 0
+    if samples and cores and sum(samples) / len(samples) > cores:
+        w('| ⚠ | the load average was above the %d cores for much of the run: other work competed '
+          'with the benchmarks, and ratios are less certain than usual |' % cores)
     w('| blake3-fast column | `%s` (the engine the library picks by itself) |' % engine_note(default))
     w('| Java-engine column | `-Dblake3.native=false` |')
     w('')

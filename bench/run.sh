@@ -15,6 +15,8 @@
 #   JAVA=/path     the java that runs JMH and its forks (default: java on PATH)
 #   BENCH=regex    which benchmarks (default: the HashBench, StreamBench and EngineBench suites)
 #   RESULTS=dir    where results go (default: bench/results)
+#   WAIT_LOAD=x    before measuring, wait until the 1-minute load average is below x
+#                  (checked every 30 s, for WAIT_MAX minutes at most, default 30)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,6 +60,14 @@ feature=$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.s
 jvm_args=()
 if [ "${feature%%.*}" -ge 22 ] 2>/dev/null; then
   jvm_args=(-jvmArgs --enable-native-access=ALL-UNNAMED)
+fi
+
+if [ -n "${WAIT_LOAD:-}" ]; then
+  deadline=$(( $(date +%s) + 60 * ${WAIT_MAX:-30} ))
+  while awk -v max="$WAIT_LOAD" '{ exit !($1 >= max) }' /proc/loadavg && [ "$(date +%s)" -lt "$deadline" ]; do
+    echo "== waiting for load average < $WAIT_LOAD (now $(cut -d' ' -f1 /proc/loadavg))"
+    sleep 30
+  done
 fi
 
 # Load average: before, every 15 s during the run, after. The machine is shared: quote it.
