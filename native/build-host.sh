@@ -1,27 +1,109 @@
 #!/usr/bin/env bash
-# Builds the native library for the machine running Maven into build/native/linux-<arch>/.
+# Builds the native library for the machine running Maven into build/native/linux-<arch>/, then
+# checks every library the jar will carry (build/native/linux-*/libblake3fast.so, including the
+# ones platforms/build-all.sh cross-built) with check-glibc-symbols.sh: a GLIBC_ symbol version
+# newer than the platform's floor (2.17; RISC-V 2.27, LoongArch 2.36), a dependency other than
+# libc, an export other than JNI_OnLoad or an executable stack fails the build. Maven runs this
+# in generate-resources, so `mvn verify` fails too.
+#
 # Without cmake or a C compiler the jar is still built: it then carries no library for this
-# platform and the Java engine runs there; this script says so and succeeds.
+# platform and the Java engine runs there; this script says so and succeeds (it still checks the
+# libraries already in build/native when readelf is there).
+#
+#   native/build-host.sh            build, then check build/native
+#   native/build-host.sh --check [DIR]   only check DIR/linux-*/libblake3fast.so (default build/native)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-case "$(uname -m)" in
-  x86_64|amd64) arch=x86_64 ;;
-  aarch64|arm64) arch=aarch64 ;;
-  ppc64le) arch=ppc64le ;;
-  riscv64) arch=riscv64 ;;
-  loongarch64) arch=loongarch64 ;;
-  s390x) arch=s390x ;;
-  *) echo "blake3-fast: no native kernels for $(uname -m); the jar will use the Java engine here"; exit 0 ;;
-esac
-if ! command -v cmake >/dev/null || ! command -v "${CC:-cc}" >/dev/null; then
-  echo "blake3-fast: WARNING: cmake or a C compiler is missing; building without the linux-$arch library"
-  exit 0
+dist="$root/build/native"
+
+# musl's libc.so, when Debian's musl package is installed (only its symbol names are read).
+musl_libc() {
+  local f
+  for f in /lib/x86_64-linux-musl/libc.so /usr/lib/x86_64-linux-musl/libc.so /usr/lib/musl/lib/libc.so; do
+    [ -f "$f" ] && { echo "$f"; return; }
+  done
+}
+
+# Checks every DIR/linux-*/libblake3fast.so; returns non-zero if any fails. Quiet when all pass
+# but for one summary line; prints the checker's findings when one fails.
+check_all() {
+  local dir=$1 status=0 n=0 lib report musl have missing
+  if ! command -v "${READELF:-readelf}" >/dev/null; then
+    echo "blake3-fast: WARNING: readelf is missing; the libraries in $dir are NOT checked for GLIBC_ versions"
+    return 0
+  fi
+  musl=$(musl_libc)
+  have=""
+  if [ -n "$musl" ]; then
+    have=$(LC_ALL=C "${READELF:-readelf}" --dyn-syms -W "$musl" | awk '$7 != "UND" && $8 != "" { sub(/@.*/, "", $8); print $8 }' | sort -u)
+  fi
+  for lib in "$dir"/linux-*/libblake3fast.so; do
+    [ -f "$lib" ] || continue
+    n=$((n + 1))
+    if ! report=$(sh "$root/native/check-glibc-symbols.sh" "$lib" 2>&1); then
+      echo "$report" >&2
+      status=1
+    fi
+    # What the library takes from libc (strong imports) must exist in musl too: the same .so
+    # is what an Alpine JVM loads, through musl's loader, which answers for libc.so.6 itself.
+    if [ -n "$have" ]; then
+      missing=$(LC_ALL=C "${READELF:-readelf}" --dyn-syms -W "$lib" | sed 's/ \[[^]]*\]//g' \
+        | awk '$7 == "UND" && $5 == "GLOBAL" && $8 != "" { sub(/@.*/, "", $8); print $8 }' | sort -u \
+        | comm -23 - <(echo "$have"))
+      if [ -n "$missing" ]; then
+        echo "$lib: imports what musl's libc ($musl) lacks:" $missing >&2
+        status=1
+      fi
+    fi
+  done
+  if [ "$status" -ne 0 ]; then
+    echo "blake3-fast: ERROR: a native library above would not load on every system the jar promises" \
+      "(glibc 2.17+, musl); fix the code or the build flags rather than the floor" >&2
+  elif [ "$n" -eq 0 ]; then
+    echo "blake3-fast: no native libraries in $dir to check"
+  else
+    echo "blake3-fast: checked $n native libraries: GLIBC_ floors, libc only, JNI_OnLoad only${have:+, imports all in musl}"
+  fi
+  return "$status"
+}
+
+if [ "${1:-}" = --check ]; then
+  check_all "${2:-$dist}"
+  exit $?
 fi
-build="$root/build/cmake-host"
-out="$root/build/native/linux-$arch"
-cmake -S "$root/native" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" -j 2 --target blake3fast >/dev/null
-mkdir -p "$out"
-cp "$build/libblake3fast.so" "$out/libblake3fast.so.tmp"
-mv "$out/libblake3fast.so.tmp" "$out/libblake3fast.so"
-echo "blake3-fast: built $out/libblake3fast.so"
+
+build() {
+  local arch
+  case "$(uname -m)" in
+    x86_64|amd64) arch=x86_64 ;;
+    aarch64|arm64) arch=aarch64 ;;
+    ppc64le) arch=ppc64le ;;
+    riscv64) arch=riscv64 ;;
+    loongarch64) arch=loongarch64 ;;
+    s390x) arch=s390x ;;
+    *) echo "blake3-fast: no native kernels for $(uname -m); the jar will use the Java engine here"; return 0 ;;
+  esac
+  if ! command -v cmake >/dev/null || ! command -v "${CC:-cc}" >/dev/null; then
+    echo "blake3-fast: WARNING: cmake or a C compiler is missing; building without the linux-$arch library"
+    return 0
+  fi
+  local build="$root/build/cmake-host" out="$dist/linux-$arch"
+  # No copy by CMake itself (BLAKE3_DIST_DIR empty): the library is copied below, once checked.
+  cmake -S "$root/native" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBLAKE3_DIST_DIR= >/dev/null
+  cmake --build "$build" -j 2 --target blake3fast >/dev/null
+  # Check before it lands where the jar picks it up.
+  if command -v "${READELF:-readelf}" >/dev/null; then
+    sh "$root/native/check-glibc-symbols.sh" "$build/libblake3fast.so" >/dev/null || {
+      sh "$root/native/check-glibc-symbols.sh" "$build/libblake3fast.so" || true
+      echo "blake3-fast: ERROR: $build/libblake3fast.so failed the check above; not copied into $out" >&2
+      return 1
+    }
+  fi
+  mkdir -p "$out"
+  cp "$build/libblake3fast.so" "$out/libblake3fast.so.tmp"
+  mv "$out/libblake3fast.so.tmp" "$out/libblake3fast.so"
+  echo "blake3-fast: built $out/libblake3fast.so"
+}
+
+build
+check_all "$dist"

@@ -61,6 +61,9 @@ class LoaderSelfTestTest {
       if (isa != null) {
         cmd.add("-Dblake3.isa=" + isa);
       }
+      if (Runtime.version().feature() >= 24) {
+        cmd.add("--enable-native-access=ALL-UNNAMED");
+      }
       cmd.addAll(List.of("-cp", base.resolve("target/classes") + ":" + base.resolve("target/test-classes"),
           "io.github.blake3fast.loader.Probe", "once"));
       ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile());

@@ -254,6 +254,11 @@ final class Fixture {
     final List<String> args = new ArrayList<>();
     final Map<String, String> env = new LinkedHashMap<>();
     String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+    /**
+     * Adds --enable-native-access=ALL-UNNAMED when the child is this JVM's java and that is JDK
+     * 24+, as the README tells users to, so the JDK's warning does not drown what a test checks.
+     */
+    boolean nativeAccess = true;
     String classPath;
     String main = Probe.class.getName();
     final Path work;
@@ -300,6 +305,10 @@ final class Fixture {
     List<String> command() {
       List<String> c = new ArrayList<>(prefix);
       c.add(java);
+      if (nativeAccess && Runtime.version().feature() >= 24
+          && java.equals(Paths.get(System.getProperty("java.home"), "bin", "java").toString())) {
+        c.add("--enable-native-access=ALL-UNNAMED");
+      }
       c.addAll(opts);
       c.add("-cp");
       c.add(classPath);

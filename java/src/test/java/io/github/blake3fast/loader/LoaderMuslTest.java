@@ -1,0 +1,161 @@
+package io.github.blake3fast.loader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.github.blake3fast.loader.Fixture.Result;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shared objects against the C libraries: the build's check (native/build-host.sh --check,
+ * which Maven runs before packaging) passes on every library the jar carries and fails on one
+ * that needs a newer GLIBC_ symbol or a libc function musl lacks; and the host library loads and
+ * computes correct hashes under musl's dynamic loader (Debian's musl package) and glibc's, driven
+ * by a small C program that plays the JVM (src/test/native-check/fake_jvm.c).
+ */
+@Tag("loader")
+class LoaderMuslTest {
+
+  private static final Path REPO = Fixture.BASEDIR.getParent();
+  private static final Path FAKE_JVM = Fixture.BASEDIR.resolve("src/test/native-check/fake_jvm.c");
+
+  private static String onPath(String name) {
+    for (String d : System.getenv().getOrDefault("PATH", "").split(":")) {
+      if (Files.isExecutable(Paths.get(d, name))) {
+        return Paths.get(d, name).toString();
+      }
+    }
+    return null;
+  }
+
+  private static Result sh(Path dir, String... cmd) throws IOException {
+    return Fixture.run(List.of(cmd), Map.of(), dir, Duration.ofSeconds(120));
+  }
+
+  @Test
+  void theBuildCheckPassesOnEveryShippedLibrary() throws IOException {
+    Fixture.library();
+    assumeTrue(onPath("readelf") != null, "SKIPPED: readelf (binutils) is not installed");
+    Path dir = Fixture.newDir("check-shipped");
+    List<String> found = new ArrayList<>();
+    try (Stream<Path> s = Files.list(Fixture.CLASSES.resolve("META-INF/native"))) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        Path lib = p.resolve("libblake3fast.so");
+        if (Files.isRegularFile(lib)) {
+          Files.createDirectories(dir.resolve(p.getFileName()));
+          Files.copy(lib, dir.resolve(p.getFileName()).resolve("libblake3fast.so"));
+          found.add(p.getFileName().toString());
+        }
+      }
+    }
+    Result r = sh(dir, "bash", REPO.resolve("native/build-host.sh").toString(), "--check", dir.toString());
+    assertEquals(0, r.exit, r::toString);
+    assertTrue(r.out.contains("checked " + found.size() + " native libraries"), r::toString);
+    System.out.println("LoaderMuslTest: " + r.out.trim() + " " + found);
+  }
+
+  @Test
+  void theBuildCheckFailsOnANewerGlibcSymbol() throws IOException {
+    String cc = onPath("cc") != null ? onPath("cc") : onPath("gcc");
+    assumeTrue(cc != null && onPath("readelf") != null, "SKIPPED: needs a C compiler and readelf");
+    assumeTrue(System.getProperty("os.arch").equals("amd64"), "SKIPPED: the GLIBC_2.17 floor is checked on x86_64 here");
+    Path dir = Fixture.newDir("check-newer");
+    Path src = dir.resolve("lib.c");
+    // getrandom appeared in glibc 2.25; everything else about this library is as it should be.
+    Files.writeString(src, "#include <sys/random.h>\n"
+        + "__attribute__((visibility(\"default\"))) int JNI_OnLoad(void *vm, void *r) {\n"
+        + "  char b[8]; (void)vm; (void)r; return (int)getrandom(b, sizeof b, 0);\n}\n");
+    Path lib = dir.resolve("linux-x86_64/libblake3fast.so");
+    Files.createDirectories(lib.getParent());
+    Result c = sh(dir, cc, "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-o", lib.toString(), src.toString());
+    assertEquals(0, c.exit, c::toString);
+    Result r = sh(dir, "bash", REPO.resolve("native/build-host.sh").toString(), "--check", dir.toString());
+    assertNotEquals(0, r.exit, r::toString);
+    assertTrue(r.out.contains("needs GLIBC_2.25 (newer than 2.17)") || r.err.contains("needs GLIBC_2.25 (newer than 2.17)"), r::toString);
+    assertTrue(r.out.contains("getrandom@GLIBC_2.25") || r.err.contains("getrandom@GLIBC_2.25"), r::toString);
+  }
+
+  @Test
+  void theBuildCheckFailsOnAFunctionMuslLacks() throws IOException {
+    String cc = onPath("cc") != null ? onPath("cc") : onPath("gcc");
+    assumeTrue(cc != null && onPath("readelf") != null, "SKIPPED: needs a C compiler and readelf");
+    assumeTrue(Files.isRegularFile(Paths.get("/lib/x86_64-linux-musl/libc.so")),
+        "SKIPPED: Debian's musl package is not installed (apt-get install musl musl-tools)");
+    Path dir = Fixture.newDir("check-musl");
+    Path src = dir.resolve("lib.c");
+    // _FORTIFY_SOURCE turns snprintf into __snprintf_chk: glibc has it (2.3.4), musl does not.
+    Files.writeString(src, "#include <stdio.h>\nstatic char buf[64];\n"
+        + "__attribute__((visibility(\"default\"))) int JNI_OnLoad(void *vm, void *r) {\n"
+        + "  (void)r; return snprintf(buf, sizeof buf - (vm != 0), \"%p\", vm);\n}\n");
+    Path lib = dir.resolve("linux-x86_64/libblake3fast.so");
+    Files.createDirectories(lib.getParent());
+    Result c = sh(dir, cc, "-O2", "-D_FORTIFY_SOURCE=2", "-shared", "-fPIC", "-fvisibility=hidden", "-o", lib.toString(),
+        src.toString());
+    assertEquals(0, c.exit, c::toString);
+    Result r = sh(dir, "bash", REPO.resolve("native/build-host.sh").toString(), "--check", dir.toString());
+    assertNotEquals(0, r.exit, r::toString);
+    assertTrue(r.err.contains("imports what musl's libc") && r.err.contains("__snprintf_chk"), r::toString);
+  }
+
+  /** Builds fake_jvm.c with compiler in a new directory, runs it on the host library there. */
+  private static Path fakeJvm(String compiler, String label, String className) throws IOException {
+    byte[] lib = Fixture.library();
+    Path dir = Fixture.newDir(label);
+    Path so = dir.resolve("libblake3fast.so");
+    Files.write(so, lib);
+    Path jdk = Paths.get(System.getProperty("java.home"));
+    Path include = jdk.resolve("include");
+    assumeTrue(Files.isRegularFile(include.resolve("jni.h")), "SKIPPED: no jni.h under " + include + " (a JRE, not a JDK)");
+    Path exe = dir.resolve("fake_jvm");
+    List<String> cc = new ArrayList<>(List.of(compiler, "-std=c11", "-O1", "-Wall", "-Werror", "-I" + include,
+        "-I" + include.resolve("linux"), "-o", exe.toString(), FAKE_JVM.toString()));
+    if (!compiler.contains("musl")) {
+      cc.add("-ldl");
+    }
+    Result c = sh(dir, cc.toArray(new String[0]));
+    assertEquals(0, c.exit, c::toString);
+    Result r = sh(dir, exe.toString(), so.toString(), className, Probe.EXPECTED);
+    assertEquals(0, r.exit, r::toString);
+    assertTrue(r.out.contains("JNI_OnLoad ok: 9 natives registered on " + className), r::toString);
+    assertTrue(r.out.endsWith("all ok\n"), r::toString);
+    System.out.println("LoaderMuslTest (" + label + "):\n" + r.out);
+    return dir;
+  }
+
+  @Test
+  void loadsAndHashesUnderMuslsDynamicLoader() throws IOException {
+    Fixture.library();
+    String musl = onPath("musl-gcc");
+    assumeTrue(musl != null, "SKIPPED: musl-gcc not found: apt-get install musl musl-tools");
+    Path exe = fakeJvm(musl, "musl", "com.example.vendor.blake3.NativeBlake3").resolve("fake_jvm");
+    Result interp = sh(exe.getParent(), "readelf", "-l", exe.toString());
+    assertTrue(interp.out.contains("[Requesting program interpreter: /lib/ld-musl-"), "built against musl\n" + interp);
+    // musl's loader answers for the glibc soname itself: nothing else is needed at run time.
+    Path ldso = Paths.get("/lib/ld-musl-x86_64.so.1");
+    if (Files.isExecutable(ldso)) {
+      Result list = sh(exe.getParent(), ldso.toString(), "--list", exe.getParent().resolve("libblake3fast.so").toString());
+      assertEquals(0, list.exit, list::toString);
+      assertTrue(list.out.contains("libc.so.6 => /lib/ld-musl-x86_64.so.1"), list::toString);
+    }
+  }
+
+  @Test
+  void loadsAndHashesUnderGlibcsDynamicLoader() throws IOException {
+    Fixture.library();
+    String cc = onPath("cc") != null ? onPath("cc") : onPath("gcc");
+    assumeTrue(cc != null, "SKIPPED: no C compiler");
+    fakeJvm(cc, "glibc", "io.github.blake3fast.NativeBlake3");
+  }
+}
