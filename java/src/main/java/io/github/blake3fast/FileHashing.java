@@ -225,6 +225,11 @@ final class FileHashing {
       int n = 0;
       int r;
       while ((r = in.read(a, n, a.length - n)) >= 0) {
+        if (r > a.length - n) {
+          // A broken stream: trusting the count would hash (in native code: read) past the array.
+          throw new IOException(in.getClass().getName() + ".read returned " + r + " for a request of at most "
+              + (a.length - n) + " bytes");
+        }
         n += r;
         total += r;
         if (n == a.length) {
