@@ -500,12 +500,12 @@ public final class Blake3Hazmat {
         long offset = b.getLong();
         long length = b.getLong();
         int flags = b.getInt();
-        byte[] cvs = new byte[b.getInt()];
+        byte[] cvs = new byte[claimed(b, b.getInt())];
         b.get(cvs);
         int sole = b.getInt();
         byte[] soleChunk = null;
         if (sole >= 0) {
-          soleChunk = new byte[sole];
+          soleChunk = new byte[claimed(b, sole)];
           b.get(soleChunk);
         }
         if (b.hasRemaining()) {
@@ -518,6 +518,15 @@ public final class Blake3Hazmat {
         }
         throw new IllegalArgumentException("not a valid Blake3Hazmat.Piece: " + e, e);
       }
+    }
+
+    /** A length read from the bytes, checked against what is left before anything is allocated. */
+    private static int claimed(ByteBuffer b, int length) {
+      if (length < 0 || length > b.remaining()) {
+        throw new IllegalArgumentException("not a valid Blake3Hazmat.Piece: a field claims " + length + " bytes, "
+            + b.remaining() + " are left");
+      }
+      return length;
     }
 
     /** Checks that the fields are those of a piece. */
