@@ -1,6 +1,7 @@
 package io.github.blake3fast;
 
 import java.nio.ByteBuffer;
+import java.security.DigestException;
 import java.security.MessageDigestSpi;
 
 /** The MessageDigest "BLAKE3" behind {@link Blake3Provider}: a 32-byte plain hash. */
@@ -36,6 +37,24 @@ final class Blake3MessageDigest extends MessageDigestSpi implements Cloneable {
     state.finish(out, 0, out.length);
     state.reset();
     return out;
+  }
+
+  /**
+   * As the JDK's own digests do: a range that cannot hold the digest is a DigestException and
+   * leaves the state as it was (MessageDigestSpi's default would reset it, then fail the copy).
+   */
+  @Override
+  protected int engineDigest(byte[] buf, int offset, int len) throws DigestException {
+    if (len < Spec.OUT_LEN) {
+      throw new DigestException("BLAKE3 digests are " + Spec.OUT_LEN + " bytes; " + len + " do not hold one");
+    }
+    if (offset < 0 || offset > buf.length - Spec.OUT_LEN) {
+      throw new DigestException("no room for a " + Spec.OUT_LEN + "-byte digest at offset " + offset + " of "
+          + buf.length + " bytes");
+    }
+    state.finish(buf, offset, Spec.OUT_LEN);
+    state.reset();
+    return Spec.OUT_LEN;
   }
 
   @Override
