@@ -4,12 +4,10 @@ import io.github.blake3fast.Blake3;
 import io.github.blake3fast.Blake3Hasher;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
+import java.io.FileInputStream;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 
@@ -72,37 +70,41 @@ final class Inputs {
         }
         return HashOutput.of(newHasher().update(stdin).xof(), seek);
       }
-      Path path = path(name);
-      try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-        if (ch.size() <= SMALL) {
-          return hashSmall(ch, seek, want);
+      check(name);
+      // A FileInputStream opens with less machinery than a FileChannel, which shows when a
+      // cold JVM hashes many small files.
+      try (FileInputStream in = new FileInputStream(name)) {
+        int n = 0;
+        for (int r; n < small.length && (r = in.read(small, n, small.length - n)) > 0; ) {
+          n += r;
+        }
+        if (n <= SMALL) {
+          return oneShot(n, seek, want);
+        }
+        if (in.getChannel().size() <= SMALL) { // a pipe, a device, /proc: read on as a stream
+          Blake3Hasher h = newHasher();
+          h.update(small, 0, n);
+          h.update(in);
+          return HashOutput.of(h.xof(), seek);
         }
       }
+      // A large regular file: read again by the library, in parallel.
       Blake3Hasher h = newHasher();
       if (threads > 0) {
-        h.updateFile(path, threads);
+        h.updateFile(Path.of(name), threads);
       } else {
-        h.updateFile(path);
+        h.updateFile(Path.of(name));
       }
       return HashOutput.of(h.xof(), seek);
     } catch (IOException e) {
       throw new Failure(OsErrors.describe(e));
+    } catch (InvalidPathException e) {
+      throw new Failure(OsErrors.text(22));
     }
   }
 
-  /** Reads to the end: in one shot when it all fits the small buffer, else streamed. */
-  private HashOutput hashSmall(FileChannel ch, long seek, long want) throws IOException {
-    ByteBuffer bb = ByteBuffer.wrap(small);
-    while (bb.hasRemaining() && ch.read(bb) >= 0) {
-      // fill
-    }
-    int n = bb.position();
-    if (n > SMALL) { // it grew, or it is a stream: go on streaming
-      Blake3Hasher h = newHasher();
-      h.update(small, 0, n);
-      h.update(ch);
-      return HashOutput.of(h.xof(), seek);
-    }
+  /** The output of the first n bytes of the small buffer, all of the input. */
+  private HashOutput oneShot(int n, long seek, long want) {
     if (seek == 0 && want >= 0 && want <= ONE_SHOT_OUT) {
       int outLen = (int) Math.max(want, 32);
       if (key == null && context == null && outLen == 32) {
@@ -121,25 +123,19 @@ final class Inputs {
   }
 
   /**
-   * The path of a name, refused the way open(2) refuses it where Java's path handling would
-   * differ: the empty name, and a trailing slash after something that is not a directory.
+   * Refuses a name the way open(2) would where Java's handling differs: the empty name (Java
+   * reads it as the current directory) and a trailing slash after something that is not a
+   * directory (Java drops the slash).
    */
-  private static Path path(String name) throws IOException, Failure {
+  private static void check(String name) throws IOException, Failure {
     if (name.isEmpty()) {
       throw new Failure(OsErrors.NOT_FOUND);
     }
-    Path path;
-    try {
-      path = Path.of(name);
-    } catch (InvalidPathException e) {
-      throw new Failure(OsErrors.text(22));
-    }
     if (name.endsWith("/")) {
-      BasicFileAttributes attrs = Files.readAttributes(path, BasicFileAttributes.class);
+      BasicFileAttributes attrs = Files.readAttributes(Path.of(name), BasicFileAttributes.class);
       if (!attrs.isDirectory()) {
         throw new Failure(OsErrors.NOT_A_DIRECTORY);
       }
     }
-    return path;
   }
 }

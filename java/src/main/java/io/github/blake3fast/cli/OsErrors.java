@@ -1,5 +1,6 @@
 package io.github.blake3fast.cli;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -70,6 +71,13 @@ final class OsErrors {
       return NOT_A_DIRECTORY;
     }
     String reason = e instanceof FileSystemException ? ((FileSystemException) e).getReason() : e.getMessage();
+    if (e instanceof FileNotFoundException && reason != null && reason.endsWith(")")) {
+      // FileInputStream: "name (reason)"
+      int open = reason.lastIndexOf(" (");
+      if (open >= 0) {
+        reason = reason.substring(open + 2, reason.length() - 1);
+      }
+    }
     if (reason != null) {
       for (String[] entry : ERRNO) {
         if (reason.startsWith(entry[1])) {
