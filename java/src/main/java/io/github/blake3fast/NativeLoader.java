@@ -113,9 +113,10 @@ final class NativeLoader {
     // File channels are interruptible: a pending interrupt would make extraction fail for good.
     boolean interrupted = Thread.interrupted();
     try {
-      String[] from = new String[1];
+      List<String> from = new ArrayList<>(); // the file, then any location that refused it
       NativeKernel k = load(from);
-      log(Level.DEBUG, "blake3-fast: using " + k.name() + " from " + from[0]);
+      log(Level.DEBUG, "blake3-fast: using " + k.name() + " from " + from.get(0)
+          + (from.size() > 1 ? " (skipped: " + String.join("; ", from.subList(1, from.size())) + ")" : ""));
       return new Choice(k, k.name());
     } catch (Refusal r) {
       return javaBecause(r.level, (r.refused ? "native refused: " : "") + r.getMessage());
@@ -155,7 +156,7 @@ final class NativeLoader {
     return v.trim();
   }
 
-  private static NativeKernel load(String[] from) throws Refusal {
+  private static NativeKernel load(List<String> from) throws Refusal {
     String enabled = setting(PROP_NATIVE);
     if (enabled != null) {
       switch (enabled.toLowerCase(Locale.ROOT)) {
@@ -182,8 +183,10 @@ final class NativeLoader {
     String explicit = setting(PROP_PATH);
     String dir = setting(PROP_DIR);
 
-    Path file = explicit != null ? loadExplicit(explicit, dir) : loadBundled(dir);
-    from[0] = file.toString();
+    List<String> skipped = new ArrayList<>();
+    Path file = explicit != null ? loadExplicit(explicit, dir) : loadBundled(dir, skipped);
+    from.add(file.toString());
+    from.addAll(skipped);
 
     int abi;
     try {
@@ -367,7 +370,7 @@ final class NativeLoader {
 
   // ---- the library from the jar --------------------------------------------------------------
 
-  private static Path loadBundled(String dirSetting) throws Refusal {
+  private static Path loadBundled(String dirSetting, List<String> why) throws Refusal {
     String platform = platform();
     if (platform == null) {
       throw chosen("no native library for " + System.getProperty("os.name") + "/" + System.getProperty("os.arch"));
@@ -379,7 +382,6 @@ final class NativeLoader {
     }
     checkElf(lib, resource);
     String name = LIB_PREFIX + contentId(lib) + ".so";
-    List<String> why = new ArrayList<>();
     for (Path dir : locations(dirSetting)) {
       try {
         return extractAndLoad(lib, dir, name);
@@ -500,7 +502,8 @@ final class NativeLoader {
       return file;
     }
     if (e != null && !String.valueOf(e.getMessage()).contains("already loaded in another classloader")) {
-      throw here(explain(file, e));
+      String reason = explain(file, e);
+      throw contentProblem(e) ? fatal(reason) : here(reason);
     }
     String owner = e != null ? "another class loader" : "another copy of these classes";
     List<String> why = new ArrayList<>();
@@ -523,6 +526,17 @@ final class NativeLoader {
       }
     }
     throw here(file + " is loaded by " + owner + " and no private copy loaded: " + String.join("; ", why));
+  }
+
+  /**
+   * Whether dlopen refused the library itself (its C library needs, its ELF header), which no
+   * other location changes; anything else (noexec, permissions, policy) may be the location's.
+   */
+  private static boolean contentProblem(UnsatisfiedLinkError e) {
+    String m = String.valueOf(e.getMessage());
+    return m.contains("GLIBC_") || m.contains("symbol not found") || m.contains("undefined symbol")
+        || m.contains("wrong ELF class") || m.contains("invalid ELF header") || m.contains("file too short")
+        || m.contains("unsupported JNI version");
   }
 
   /** Whether this copy of NativeBlake3 has its natives registered. */
@@ -643,6 +657,11 @@ final class NativeLoader {
     int me = ownUid();
     if (me < 0) {
       return;
+    }
+    // A symbolic link planted in a shared /tmp by someone else would redirect our writes.
+    int linkOwner = Files.isSymbolicLink(dir) ? (Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS) : me;
+    if (linkOwner != me && linkOwner != 0) {
+      throw here("unsafe " + dir + " (a link owned by uid " + linkOwner + ", this process runs as uid " + me + ")");
     }
     int owner = (Integer) Files.getAttribute(dir, "unix:uid");
     if (owner != me && owner != 0) {

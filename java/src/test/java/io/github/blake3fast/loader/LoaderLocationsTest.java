@@ -2,10 +2,13 @@ package io.github.blake3fast.loader;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.blake3fast.loader.Fixture.Jvm;
+import io.github.blake3fast.loader.Fixture.Result;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
@@ -34,6 +37,28 @@ class LoaderLocationsTest {
     byte[] lib = Fixture.library();
     Jvm j = realTmp("noexec-tmp", "mount -t tmpfs -o noexec tmpfs /tmp");
     j.run().assertNative().assertQuiet();
+    Path f = Fixture.assertOneLibrary(j.homeCache(), lib);
+    // With the logger at FINE (DEBUG), it says where the library came from and what it skipped.
+    Path config = j.work.resolve("logging.properties");
+    Files.writeString(config, "handlers=java.util.logging.ConsoleHandler\n"
+        + "java.util.logging.ConsoleHandler.level=ALL\nio.github.blake3fast.level=FINE\n");
+    Result r = j.opt("-Djava.util.logging.config.file=" + config).run().assertNative();
+    assertTrue(r.err.contains("FINE: blake3-fast: using " + r.get("impl") + " from " + f + " (skipped: noexec /tmp)\n"),
+        r::toString);
+  }
+
+  @Test
+  void aLinkPlantedByAnotherUserIsNotFollowed() throws IOException {
+    byte[] lib = Fixture.library();
+    Fixture.assumeCanBecomeNobody(); // root, so it can hand the link to someone else
+    Jvm j = new Jvm(Fixture.newDir("planted-link"), Fixture.jar());
+    Path target = j.work.resolve("root-owned");
+    Files.createDirectories(target);
+    Path link = j.tmpCache(0);
+    Files.createSymbolicLink(link, target);
+    Files.setAttribute(link, "unix:uid", 65534, LinkOption.NOFOLLOW_LINKS);
+    j.run().assertNative().assertQuiet();
+    assertEquals(List.of(), Fixture.list(target), "nothing written through the other user's link");
     Fixture.assertOneLibrary(j.homeCache(), lib);
   }
 
