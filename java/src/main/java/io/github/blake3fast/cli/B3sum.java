@@ -85,7 +85,7 @@ public final class B3sum {
           key = readKey();
         } catch (IOException e) {
           return fatal(OsErrors.describe(e));
-        } catch (Checker.Fatal e) {
+        } catch (Fatal e) {
           return fatal(e.getMessage());
         }
       }
@@ -111,7 +111,7 @@ public final class B3sum {
         for (String f : o.files) {
           try {
             failed |= !checker.checkFile(f);
-          } catch (Checker.Fatal e) {
+          } catch (Fatal e) {
             return fatal(e.getMessage());
           }
         }
@@ -146,20 +146,20 @@ public final class B3sum {
       }
       HashOutput hash = inputs.hash(name, seek, want);
       if (o.raw) {
-        Emit.raw(hash, length(o), out);
+        Emit.raw(hash, length(o, seek), out);
         return;
       }
       if (o.noNames) {
-        Emit.hex(hash, length(o), out);
+        Emit.hex(hash, length(o, seek), out);
         out.print("\n");
         return;
       }
       boolean escaped = Names.needsEscape(name);
       String shown = Names.escape(name);
       if (escaped) {
-        out.print("\\");
+        out.print("\\"); // before the length is parsed: 1.2.0 prints it even when that fails
       }
-      long len = length(o);
+      long len = length(o, seek);
       if (o.tag) {
         out.print("BLAKE3 (");
         out.print(shown);
@@ -175,15 +175,21 @@ public final class B3sum {
     }
 
     /** The output length, parsed for each input as the official tool does. */
-    private static long length(Options o) throws Inputs.Failure {
+    private static long length(Options o, long seek) throws Inputs.Failure {
       if (o.length == null) {
         return 32;
       }
+      long len;
       try {
-        return Unsigned.parse(o.length);
+        len = Unsigned.parse(o.length);
       } catch (Unsigned.BadNumber e) {
         throw new Inputs.Failure("Failed to parse length.");
       }
+      if (seek != 0 && Long.compareUnsigned(len, Long.MAX_VALUE - seek) > 0) {
+        // The library's output positions end at 2^63-1; from 0 no run gets that far.
+        throw new Inputs.Failure("Output beyond byte 2^63-1 is not supported.");
+      }
+      return len;
     }
 
     private static long seekOffset(String s) throws Inputs.Failure {
@@ -225,7 +231,7 @@ public final class B3sum {
     }
 
     /** Exactly 32 bytes from stdin, read to its end (up to one byte more). */
-    private byte[] readKey() throws IOException, Checker.Fatal {
+    private byte[] readKey() throws IOException, Fatal {
       byte[] buf = new byte[33];
       int n = 0;
       while (n < buf.length) {
@@ -236,10 +242,10 @@ public final class B3sum {
         n += r;
       }
       if (n < 32) {
-        throw new Checker.Fatal("expected 32 key bytes from stdin, found " + n);
+        throw new Fatal("expected 32 key bytes from stdin, found " + n);
       }
       if (n > 32) {
-        throw new Checker.Fatal("read more than 32 key bytes from stdin");
+        throw new Fatal("read more than 32 key bytes from stdin");
       }
       return java.util.Arrays.copyOf(buf, 32);
     }

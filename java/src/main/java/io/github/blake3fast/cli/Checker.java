@@ -18,15 +18,6 @@ import java.security.MessageDigest;
  * to stderr; a checkfile that cannot be opened or is not UTF-8 ends the run.
  */
 final class Checker {
-  /** Ends the whole run with {@code Error: message} (the official tool's fatal errors). */
-  static final class Fatal extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    Fatal(String message) {
-      super(message, null, false, false);
-    }
-  }
-
   private final Inputs inputs;
   private final Out out;
   private final InputStream stdin;
