@@ -34,7 +34,8 @@ import java.util.zip.CRC32C;
  * Owns everything between "the jar carries a native library" and "this kernel runs": reading
  * the switches, checking the library's ELF header, extracting it once per content into a
  * private directory, loading it (a private copy when another class loader holds the shared
- * file), checking it against the Java engine, and saying why the Java engine runs when it does.
+ * file), checking it against the Java engine's answers ({@link SelfTest}), and saying why the
+ * Java engine runs when it does.
  * {@link #choose()} never throws: every failure becomes a reason, logged once.
  *
  * <p>Locations, in order: {@code -Dblake3.native.dir} alone when it is set; otherwise
@@ -391,6 +392,9 @@ final class NativeLoader {
         }
         why.add(r.getMessage());
       }
+    }
+    if (why.isEmpty()) {
+      throw fatal("no directory to extract the library to (no java.io.tmpdir, no home): set -D" + PROP_DIR);
     }
     throw fatal(String.join("; ", why));
   }
