@@ -116,8 +116,11 @@ final class NativeLoader {
     try {
       List<String> from = new ArrayList<>(); // the file, then any location that refused it
       NativeKernel k = load(from);
-      log(Level.DEBUG, "blake3-fast: using " + k.name() + " from " + from.get(0)
-          + (from.size() > 1 ? " (skipped: " + String.join("; ", from.subList(1, from.size())) + ")" : ""));
+      if (from.size() > 1) {
+        // Only a detour is worth a record: System.getLogger alone costs ~30 ms of start-up.
+        log(Level.DEBUG, "blake3-fast: using " + k.name() + " from " + from.get(0)
+            + " (skipped: " + String.join("; ", from.subList(1, from.size())) + ")");
+      }
       return new Choice(k, k.name());
     } catch (Refusal r) {
       return javaBecause(r.level, (r.refused ? "native refused: " : "") + r.getMessage());

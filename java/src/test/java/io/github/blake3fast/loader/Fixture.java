@@ -33,7 +33,8 @@ import java.util.stream.Stream;
 /**
  * What the loader tests share: the library and jars built from target/classes (so they match the
  * code under test, whatever phase Maven is in), fresh work directories under
- * target/loader-tests (never /tmp: some children mount over /tmp), and child JVMs, optionally in
+ * target/loader-tests (children mount tmpfs over their own tmpdir there, never over /tmp, which
+ * may hold the checkout), and child JVMs, optionally in
  * a private mount namespace or as another user. Everything that needs privileges says so and
  * skips through an assumption when this machine cannot do it.
  */

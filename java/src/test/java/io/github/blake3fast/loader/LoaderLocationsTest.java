@@ -17,17 +17,32 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Where the library can go, simulated for real: each child JVM runs in its own mount namespace
- * (unshare -m) where /tmp or the cache directory is a real noexec, read-only or full tmpfs, or
+ * (unshare -m) where java.io.tmpdir or the cache directory is a real noexec, read-only or full
+ * tmpfs (mounted on the child's own tmpdir, not on /tmp, which may hold the checkout), or
  * as uid 65534 (setpriv) against root-owned directories. Root ignores permission bits, so "not
  * writable" for root is a read-only mount here. Without root these tests skip, saying why.
  */
 @Tag("loader")
 class LoaderLocationsTest {
 
-  /** A child whose java.io.tmpdir is /tmp itself (mounted over in its namespace). */
-  private static Jvm realTmp(String label, String mounts) throws IOException {
+  /**
+   * A child whose java.io.tmpdir is a tmpfs mounted with {@code options} in its namespace, then
+   * {@code more} mounts.
+   */
+  private static Jvm realTmp(String label, String options, String more) throws IOException {
     Fixture.assumeMounts();
-    Jvm j = new Jvm(Fixture.newDir(label), Fixture.jar()).opt("-Djava.io.tmpdir=/tmp");
+    Jvm j = new Jvm(Fixture.newDir(label), Fixture.jar());
+    j.prefix.addAll(Fixture.inNamespace(tmpfsOnTmp(j, options) + more));
+    return j;
+  }
+
+  private static String tmpfsOnTmp(Jvm j, String options) {
+    return "mount -t tmpfs -o " + options + " tmpfs '" + j.tmp() + "'\n";
+  }
+
+  private static Jvm realMount(String label, String mounts) throws IOException {
+    Fixture.assumeMounts();
+    Jvm j = new Jvm(Fixture.newDir(label), Fixture.jar());
     j.prefix.addAll(Fixture.inNamespace(mounts));
     return j;
   }
@@ -35,7 +50,7 @@ class LoaderLocationsTest {
   @Test
   void noexecTmpFallsBackToTheUserCache() throws IOException {
     byte[] lib = Fixture.library();
-    Jvm j = realTmp("noexec-tmp", "mount -t tmpfs -o noexec tmpfs /tmp");
+    Jvm j = realTmp("noexec-tmp", "noexec", "");
     j.run().assertNative().assertQuiet();
     Path f = Fixture.assertOneLibrary(j.homeCache(), lib);
     // With the logger at FINE (DEBUG), it says where the library came from and what it skipped.
@@ -43,7 +58,7 @@ class LoaderLocationsTest {
     Files.writeString(config, "handlers=java.util.logging.ConsoleHandler\n"
         + "java.util.logging.ConsoleHandler.level=ALL\nio.github.blake3fast.level=FINE\n");
     Result r = j.opt("-Djava.util.logging.config.file=" + config).run().assertNative();
-    assertTrue(r.err.contains("FINE: blake3-fast: using " + r.get("impl") + " from " + f + " (skipped: noexec /tmp)\n"),
+    assertTrue(r.err.contains("FINE: blake3-fast: using " + r.get("impl") + " from " + f + " (skipped: noexec " + j.tmp() + ")\n"),
         r::toString);
   }
 
@@ -65,7 +80,7 @@ class LoaderLocationsTest {
   @Test
   void noexecTmpAndNativeDir() throws IOException {
     byte[] lib = Fixture.library();
-    Jvm j = realTmp("noexec-tmp-dir", "mount -t tmpfs -o noexec tmpfs /tmp");
+    Jvm j = realTmp("noexec-tmp-dir", "noexec", "");
     Path dir = j.work.resolve("libs");
     j.opt("-Dblake3.native.dir=" + dir).run().assertNative().assertQuiet();
     Fixture.assertOneLibrary(dir, lib);
@@ -78,9 +93,9 @@ class LoaderLocationsTest {
     Path work = Fixture.newDir("noexec-ro");
     Path home = work.resolve("home");
     Files.createDirectories(home);
-    Jvm j = realTmp("noexec-ro", "mount -t tmpfs -o noexec tmpfs /tmp\n" + Fixture.readOnlyBind(home));
+    Jvm j = realTmp("noexec-ro", "noexec", Fixture.readOnlyBind(home));
     j.opt("-Duser.home=" + home);
-    LoaderSwitchesTest.expectRefused(j, "noexec /tmp; read-only " + home.resolve(".cache/blake3-fast"));
+    LoaderSwitchesTest.expectRefused(j, "noexec " + j.tmp() + "; read-only " + home.resolve(".cache/blake3-fast"));
   }
 
   @Test
@@ -89,7 +104,7 @@ class LoaderLocationsTest {
     Path work = Fixture.newDir("noexec-native-dir");
     Path dir = work.resolve("libs");
     Files.createDirectories(dir);
-    Jvm j = realTmp("noexec-native-dir", "mount -t tmpfs -o noexec tmpfs '" + dir + "'");
+    Jvm j = realMount("noexec-native-dir", "mount -t tmpfs -o noexec tmpfs '" + dir + "'");
     LoaderSwitchesTest.expectRefused(j.opt("-Dblake3.native.dir=" + dir), "noexec " + dir);
   }
 
@@ -101,7 +116,7 @@ class LoaderLocationsTest {
     Files.createDirectories(dir);
     Files.write(work.resolve("lib.so"), lib);
     Path file = dir.resolve("libblake3fast.so");
-    Jvm j = realTmp("noexec-path", "mount -t tmpfs -o noexec tmpfs '" + dir + "'\ncp '" + work.resolve("lib.so") + "' '" + file + "'");
+    Jvm j = realMount("noexec-path", "mount -t tmpfs -o noexec tmpfs '" + dir + "'\ncp '" + work.resolve("lib.so") + "' '" + file + "'");
     LoaderSwitchesTest.expectRefused(j.opt("-Dblake3.native.path=" + file),
         "-Dblake3.native.path=" + file + ": noexec " + dir);
   }
@@ -109,7 +124,7 @@ class LoaderLocationsTest {
   @Test
   void readOnlyTmpFallsBackToTheUserCache() throws IOException {
     byte[] lib = Fixture.library();
-    Jvm j = realTmp("ro-tmp", "mount -t tmpfs -o ro tmpfs /tmp");
+    Jvm j = realTmp("ro-tmp", "ro", "");
     j.run().assertNative().assertQuiet();
     Fixture.assertOneLibrary(j.homeCache(), lib);
   }
@@ -118,12 +133,13 @@ class LoaderLocationsTest {
   void fullTmpFallsBackToTheUserCache() throws IOException {
     byte[] lib = Fixture.library();
     // 16 KiB: the directory fits, the library (about 100 KiB) does not.
-    Jvm j = realTmp("full-tmp", "mount -t tmpfs -o size=16k tmpfs /tmp");
+    Jvm j = realTmp("full-tmp", "size=16k", "");
     j.run().assertNative().assertQuiet();
     Fixture.assertOneLibrary(j.homeCache(), lib);
     j.prefix.clear();
-    j.prefix.addAll(Fixture.inNamespace("mount -t tmpfs -o size=16k tmpfs /tmp\n" + Fixture.readOnlyBind(j.home())));
-    LoaderSwitchesTest.expectRefused(j.opt("-Dblake3.native.dir=/tmp/x"), "disk full /tmp/x");
+    j.prefix.addAll(Fixture.inNamespace(tmpfsOnTmp(j, "size=16k") + Fixture.readOnlyBind(j.home())));
+    Path x = j.tmp().resolve("x");
+    LoaderSwitchesTest.expectRefused(j.opt("-Dblake3.native.dir=" + x), "disk full " + x);
   }
 
   @Test
@@ -134,7 +150,7 @@ class LoaderLocationsTest {
     // First run extracts; the second finds it in a now read-only directory: pre-extraction at
     // image build time, then a read-only file system at run time.
     new Jvm(work, Fixture.jar()).opt("-Dblake3.native.dir=" + dir).run().assertNative();
-    Jvm j = realTmp("ro-prefilled", Fixture.readOnlyBind(dir)).opt("-Dblake3.native.dir=" + dir);
+    Jvm j = realMount("ro-prefilled", Fixture.readOnlyBind(dir)).opt("-Dblake3.native.dir=" + dir);
     j.run().assertNative().assertQuiet();
     Fixture.assertOneLibrary(dir, lib);
   }
