@@ -199,13 +199,19 @@ final class FileHashing {
     long total = 0;
     b.clear();
     int r;
-    while ((r = ch.read(b)) >= 0) {
-      total += r;
-      if (!b.hasRemaining()) {
-        b.flip();
-        state.update(b);
-        b.clear();
+    try {
+      while ((r = ch.read(b)) >= 0) {
+        total += r;
+        if (!b.hasRemaining()) {
+          b.flip();
+          state.update(b);
+          b.clear();
+        }
       }
+    } catch (IOException e) {
+      b.flip();
+      state.update(b); // what was read before the failure stays added, as the API says
+      throw e;
     }
     b.flip();
     state.update(b);
@@ -224,18 +230,23 @@ final class FileHashing {
       long total = 0;
       int n = 0;
       int r;
-      while ((r = in.read(a, n, a.length - n)) >= 0) {
-        if (r > a.length - n) {
-          // A broken stream: trusting the count would hash (in native code: read) past the array.
-          throw new IOException(in.getClass().getName() + ".read returned " + r + " for a request of at most "
-              + (a.length - n) + " bytes");
+      try {
+        while ((r = in.read(a, n, a.length - n)) >= 0) {
+          if (r > a.length - n) {
+            // A broken stream: trusting the count would hash (in native code: read) past the array.
+            throw new IOException(in.getClass().getName() + ".read returned " + r + " for a request of at most "
+                + (a.length - n) + " bytes");
+          }
+          n += r;
+          total += r;
+          if (n == a.length) {
+            state.update(a, 0, n);
+            n = 0;
+          }
         }
-        n += r;
-        total += r;
-        if (n == a.length) {
-          state.update(a, 0, n);
-          n = 0;
-        }
+      } catch (IOException e) {
+        state.update(a, 0, n); // what was read before the failure stays added, as the API says
+        throw e;
       }
       state.update(a, 0, n);
       return total;
