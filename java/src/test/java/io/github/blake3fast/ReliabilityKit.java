@@ -1,10 +1,15 @@
 package io.github.blake3fast;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Shared by the reliability tests (Diff*, BadArgument*, Stress*): the engines this JVM can run,
@@ -191,5 +196,67 @@ final class ReliabilityKit {
       }
     }
     return a.length == b.length ? -1 : n;
+  }
+
+  /** What a child JVM did: its exit status (-1 if it had to be killed) and its merged output. */
+  static final class Child {
+    final int status;
+    final String output;
+
+    Child(int status, String output) {
+      this.status = status;
+      this.output = output;
+    }
+  }
+
+  /**
+   * Runs {@code main} in a child JVM (this JVM's java, class path and native-library switches),
+   * with {@code jvmArgs} before the class name; kills it after {@code timeoutSeconds}.
+   */
+  static Child runJava(List<String> jvmArgs, Class<?> main, List<String> args, long timeoutSeconds)
+      throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    if (Runtime.version().feature() >= 22) {
+      cmd.add("--enable-native-access=ALL-UNNAMED");
+    }
+    for (String p : new String[] {"blake3.native", "blake3.isa", "blake3.native.path", "blake3.native.dir"}) {
+      if (System.getProperty(p) != null) {
+        cmd.add("-D" + p + "=" + System.getProperty(p));
+      }
+    }
+    cmd.addAll(jvmArgs);
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(main.getName());
+    cmd.addAll(args);
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    StringBuilder out = new StringBuilder();
+    Thread reader = new Thread(() -> {
+      try (InputStream in = p.getInputStream()) {
+        out.append(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        out.append("(output lost: ").append(e).append(')');
+      }
+    });
+    reader.start();
+    boolean done = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
+    if (!done) {
+      p.destroyForcibly();
+      p.waitFor(30, TimeUnit.SECONDS);
+    }
+    reader.join(30_000);
+    return new Child(done ? p.exitValue() : -1, out.toString());
+  }
+
+  static Path hsErrIn(Path dir) throws IOException {
+    try (java.util.stream.Stream<Path> s = java.nio.file.Files.list(dir)) {
+      return s.filter(f -> f.getFileName().toString().startsWith("hs_err")).findFirst().orElse(null);
+    }
+  }
+
+  /** The stress duration in seconds: -Dblake3.stress.seconds (default 30; CI passes 8). */
+  static int stressSeconds() {
+    return Integer.getInteger("blake3.stress.seconds", 30);
   }
 }

@@ -1,0 +1,265 @@
+package io.github.blake3fast;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The native engine pins Java arrays (JNI critical sections, at most 4 MiB of input each) while
+ * it hashes. Under a small heap and heavy allocation that is where a JVM stalls or fails:
+ * allocating threads wait for the critical sections to end, and in JDK 17 give up with
+ * "Retried waiting for GCLocker too often" and an OutOfMemoryError. This test runs a child JVM
+ * with {@code -Xmx64m} under each collector this JVM has (G1, Parallel, Serial, ZGC, Shenandoah)
+ * in which two threads hash fresh arrays of up to 4 MiB + 1 KiB through the pinning entry points
+ * (one-shot, streaming slices, parallel, direct buffers, MessageDigest) while three allocating
+ * threads churn through arrays of up to 2 MiB (the live set stays under half the heap), and checks: every hash right, no error in any
+ * thread (no OutOfMemoryError), no GCLocker warning, no crash, and the longest single allocation
+ * stall. Each run lasts a quarter of {@code -Dblake3.stress.seconds} (at least 3 s).
+ *
+ * <p>On JDK 17 to 21 (G1) and 17 to 24 (Serial, Parallel) an allocating thread can get an
+ * OutOfMemoryError with free heap when it waits for critical sections: JDK-8192647, reproduced
+ * here with G1 on JDK 17 in about one run in five. Such a run is reported as that JDK issue and
+ * repeated with the documented workaround {@code -XX:GCLockerRetryAllocationCount=100}, which
+ * must then pass like every other run.
+ */
+@Tag("stress")
+class StressGcTest {
+  private static final String[] COLLECTORS = {"G1GC", "ParallelGC", "SerialGC", "ZGC", "ShenandoahGC"};
+  private static final Pattern SUMMARY = Pattern.compile(
+      "GcMain: (\\d+) hashes \\((\\d+) MiB\\), (\\d+) wrong, (\\d+) errors, (\\d+) allocations \\((\\d+) MiB\\), "
+          + "longest allocation (\\d+) ms, longest hash (\\d+) ms");
+  /** An allocation that waits this long for critical sections counts as a stall. */
+  private static final long STALL_MS = 5000;
+
+  @Test
+  void smallHeapHeavyAllocation(@TempDir Path dir) throws Exception {
+    int seconds = Math.max(3, ReliabilityKit.stressSeconds() / 4);
+    List<String> problems = new ArrayList<>();
+    List<String> knownJdkIssue = new ArrayList<>();
+    StringBuilder table = new StringBuilder();
+    int ran = 0;
+    for (String gc : COLLECTORS) {
+      ReliabilityKit.Child probe = ReliabilityKit.runJava(List.of("-XX:+Use" + gc, "-Xmx64m"), Probe.class, List.of(),
+          60);
+      if (probe.status != 0) {
+        table.append(String.format("  %-13s not in this JVM%n", gc));
+        continue;
+      }
+      ran++;
+      Run plain = run(dir, gc, seconds, List.of());
+      table.append(String.format("  %-13s %s%n", gc, plain));
+      if (plain.gcLockerOomOnly()) {
+        // JDK-8192647 (JDK 9 to 21 for G1, to 24 for Serial and Parallel): a thread that waits
+        // for JNI critical sections to end retries its allocation only twice, then throws
+        // OutOfMemoryError with free heap. Not our bug, but our users' problem: the documented
+        // workaround must make it go away.
+        knownJdkIssue.add(gc);
+        Run retry = run(dir, gc, seconds, List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:GCLockerRetryAllocationCount=100"));
+        table.append(String.format("  %-13s %s%n", "  retry=100", retry));
+        retry.check(gc + " with -XX:GCLockerRetryAllocationCount=100", problems);
+      } else {
+        plain.check(gc, problems);
+      }
+    }
+    System.out.printf("StressGcTest: child JVMs with -Xmx64m, %d s each, Java %s, engine %s:%n%s", seconds,
+        Runtime.version(), Blake3.implementation(), table);
+    if (!knownJdkIssue.isEmpty()) {
+      System.out.println("StressGcTest: *** JDK-8192647 reproduced with " + knownJdkIssue + ": an allocating thread got "
+          + "OutOfMemoryError after 'Retried waiting for GCLocker too often' while the native engine held JNI critical "
+          + "sections; fixed in the JDK (G1 from 22, Serial/Parallel from 25); on older JDKs run with "
+          + "-XX:+UnlockDiagnosticVMOptions -XX:GCLockerRetryAllocationCount=100 (passes above) ***");
+    }
+    if (ran == 0) {
+      fail("no collector could be started");
+    }
+    if (!problems.isEmpty()) {
+      fail(String.join("\n", problems));
+    }
+  }
+
+  /** One child run and what it showed. */
+  private static final class Run {
+    final ReliabilityKit.Child child;
+    final Matcher summary;
+    final boolean crashed;
+
+    Run(ReliabilityKit.Child child, boolean crashed) {
+      this.child = child;
+      Matcher m = SUMMARY.matcher(child.output);
+      this.summary = m.find() ? m : null;
+      this.crashed = crashed;
+    }
+
+    private int count(String what) {
+      int n = 0;
+      for (int i = child.output.indexOf(what); i >= 0; i = child.output.indexOf(what, i + 1)) {
+        n++;
+      }
+      return n;
+    }
+
+    /** Failed only because threads got OutOfMemoryError after GCLocker retry warnings. */
+    boolean gcLockerOomOnly() {
+      int failedThreads = count(" failed:");
+      return !crashed && child.status == 1 && summary != null && summary.group(3).equals("0") && failedThreads > 0
+          && count("java.lang.OutOfMemoryError") == failedThreads
+          && count("Retried waiting for GCLocker too often") >= failedThreads;
+    }
+
+    void check(String what, List<String> problems) {
+      String out = child.output.toLowerCase(Locale.ROOT);
+      if (crashed || child.status != 0 || summary == null || out.contains("gclocker") || out.contains("outofmemory")) {
+        problems.add(what + ": exit " + child.status + (crashed ? ", JVM crash log" : "") + "\n" + tail(child.output));
+      } else if (Long.parseLong(summary.group(7)) > STALL_MS) {
+        problems.add(what + ": an allocation waited " + summary.group(7) + " ms\n" + tail(child.output));
+      }
+    }
+
+    @Override
+    public String toString() {
+      String line = summary == null ? "(no summary)" : summary.group().replace("GcMain: ", "");
+      return "exit " + child.status + (crashed ? " CRASHED" : "") + ": " + line
+          + (count("Retried waiting for GCLocker too often") > 0 ? " [GCLocker retries exhausted]" : "");
+    }
+  }
+
+  private static Run run(Path dir, String gc, int seconds, List<String> extra) throws Exception {
+    Path errDir = Files.createTempDirectory(dir, gc);
+    List<String> args = new ArrayList<>(List.of("-XX:+Use" + gc, "-Xmx64m",
+        "-XX:ErrorFile=" + errDir.resolve("hs_err_%p.log"), "-Xlog:gc*=warning:stdout"));
+    args.addAll(extra);
+    ReliabilityKit.Child c = ReliabilityKit.runJava(args, GcMain.class, List.of(Integer.toString(seconds)), seconds + 180L);
+    return new Run(c, ReliabilityKit.hsErrIn(errDir) != null);
+  }
+
+  private static String tail(String s) {
+    String[] lines = s.split("\n");
+    return String.join("\n", Arrays.asList(lines).subList(Math.max(0, lines.length - 40), lines.length));
+  }
+
+  /** Starts and exits: tells whether a collector flag is accepted. */
+  public static final class Probe {
+    public static void main(String[] args) {
+      System.out.println("ok");
+    }
+  }
+
+  /** The child: hashing threads and allocating threads until the deadline; exit 1 on any problem. */
+  public static final class GcMain {
+    public static void main(String[] args) throws Exception {
+      long deadline = System.nanoTime() + Long.parseLong(args[0]) * 1_000_000_000L;
+      // The live set stays under half the heap: 4 MiB of source, two inputs of at most 4 MiB + 1 KiB
+      // being hashed, three allocators holding at most three arrays of at most 2 MiB each.
+      byte[] source = new byte[(4 << 20) + 1024];
+      new SplittableRandom(1).nextBytes(source);
+      AtomicLong hashes = new AtomicLong();
+      AtomicLong hashed = new AtomicLong();
+      AtomicLong wrong = new AtomicLong();
+      AtomicLong allocs = new AtomicLong();
+      AtomicLong allocated = new AtomicLong();
+      AtomicLong longestAlloc = new AtomicLong();
+      AtomicLong longestHash = new AtomicLong();
+      ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+      List<Thread> threads = new ArrayList<>();
+      for (int t = 0; t < 2; t++) {
+        final int id = t;
+        threads.add(new Thread(() -> {
+          SplittableRandom r = new SplittableRandom(100 + id);
+          ByteBuffer direct = ByteBuffer.allocateDirect(source.length);
+          try {
+            while (System.nanoTime() < deadline) {
+              int n = r.nextInt(10) < 3 ? r.nextInt(64 << 10) : (1 << 20) + r.nextInt((3 << 20) + 1025);
+              int from = r.nextInt(source.length - n + 1);
+              byte[] in = Arrays.copyOfRange(source, from, from + n);
+              byte[] want = new byte[32];
+              JavaKernel.INSTANCE.hash(in, 0, n, Spec.iv(), 0, want, 0, 32);
+              long t0 = System.nanoTime();
+              byte[] got;
+              switch (r.nextInt(5)) {
+                case 0:
+                  got = Blake3.hash(in);
+                  break;
+                case 1:
+                  got = Blake3.newHasher().update(in, 0, n / 3).update(in, n / 3, n - n / 3).digest();
+                  break;
+                case 2:
+                  got = Blake3.hashParallel(in);
+                  break;
+                case 3:
+                  direct.clear();
+                  direct.put(in).flip();
+                  got = Blake3.newHasher().update(direct).digest();
+                  break;
+                default:
+                  MessageDigest md = MessageDigest.getInstance("BLAKE3", new Blake3Provider());
+                  md.update(in);
+                  got = md.digest();
+                  break;
+              }
+              longestHash.accumulateAndGet((System.nanoTime() - t0) / 1_000_000, Math::max);
+              if (!Arrays.equals(want, got)) {
+                wrong.incrementAndGet();
+                System.out.println("GcMain: WRONG hash of " + n + " bytes");
+              }
+              hashes.incrementAndGet();
+              hashed.addAndGet(n);
+            }
+          } catch (Throwable e) {
+            errors.add(e);
+            System.out.println("GcMain: " + Thread.currentThread().getName() + " failed:");
+            e.printStackTrace(System.out);
+          }
+        }, "hasher-" + t));
+      }
+      for (int t = 0; t < 3; t++) {
+        final int id = t;
+        threads.add(new Thread(() -> {
+          SplittableRandom r = new SplittableRandom(200 + id);
+          byte[][] ring = new byte[2][];
+          int k = 0;
+          try {
+            while (System.nanoTime() < deadline) {
+              int n = (64 << 10) + r.nextInt(2 << 20);
+              long t0 = System.nanoTime();
+              byte[] a = new byte[n];
+              longestAlloc.accumulateAndGet((System.nanoTime() - t0) / 1_000_000, Math::max);
+              a[n - 1] = (byte) k;
+              ring[k++ & 1] = r.nextInt(4) == 0 ? a : null; // some survive a while
+              allocs.incrementAndGet();
+              allocated.addAndGet(n);
+            }
+          } catch (Throwable e) {
+            errors.add(e);
+            System.out.println("GcMain: " + Thread.currentThread().getName() + " failed:");
+            e.printStackTrace(System.out);
+          }
+        }, "allocator-" + t));
+      }
+      for (Thread t : threads) {
+        t.start();
+      }
+      for (Thread t : threads) {
+        t.join();
+      }
+      System.out.printf("GcMain: %d hashes (%d MiB), %d wrong, %d errors, %d allocations (%d MiB), "
+          + "longest allocation %d ms, longest hash %d ms%n", hashes.get(), hashed.get() >> 20, wrong.get(),
+          errors.size(), allocs.get(), allocated.get() >> 20, longestAlloc.get(), longestHash.get());
+      System.exit(wrong.get() == 0 && errors.isEmpty() && hashes.get() > 0 ? 0 : 1);
+    }
+  }
+}
