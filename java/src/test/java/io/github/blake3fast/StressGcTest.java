@@ -92,6 +92,24 @@ class StressGcTest {
     }
   }
 
+  /**
+   * The same workload under {@code -Xcheck:jni}: the JVM's own checker of every JNI call
+   * (arrays released as pinned, no other JNI call inside a critical section, exceptions checked).
+   */
+  @Test
+  void jniCheckedByTheJvm(@TempDir Path dir) throws Exception {
+    int seconds = Math.max(2, ReliabilityKit.stressSeconds() / 8);
+    ReliabilityKit.Child c = ReliabilityKit.runJava(List.of("-Xcheck:jni", "-Xmx256m",
+        "-XX:ErrorFile=" + dir.resolve("hs_err_%p.log")), GcMain.class, List.of(Integer.toString(seconds)), seconds + 180L);
+    Matcher m = SUMMARY.matcher(c.output);
+    System.out.println("StressGcTest -Xcheck:jni: exit " + c.status + ", " + (m.find() ? m.group() : "(no summary)"));
+    String out = c.output;
+    if (c.status != 0 || out.contains("WARNING in native method") || out.contains("FATAL ERROR in native method")
+        || ReliabilityKit.hsErrIn(dir) != null) {
+      fail("-Xcheck:jni found a problem (exit " + c.status + "):\n" + tail(out));
+    }
+  }
+
   /** One child run and what it showed. */
   private static final class Run {
     final ReliabilityKit.Child child;
