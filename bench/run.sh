@@ -24,6 +24,7 @@ results=${RESULTS:-$root/bench/results}
 java=${JAVA:-java}
 bench=${BENCH:-'io\.github\.blake3fast\.bench\.(HashBench|StreamBench|EngineBench)\.'}
 mkdir -p "$results"
+results=$(cd "$results" && pwd)
 
 if [ -z "${NOBUILD:-}" ]; then
   skip=()
@@ -46,6 +47,7 @@ cleanup() {
 trap cleanup EXIT
 cp "$root/bench/target/benchmarks.jar" "$work/benchmarks.jar"
 jar="$work/benchmarks.jar"
+cd "$work" # forks inherit the working directory: keep it where nobody else cleans up
 
 if [ -n "${QUICK:-}" ]; then
   mode=quick
