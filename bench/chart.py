@@ -419,7 +419,10 @@ def svg(run):
     if vals:  # the largest 1-2-5 step below 70% of the smallest bar
         d = 10 ** math.floor(math.log10(min(vals) * 0.7))
         lo = max(k * d for k in (1, 2, 5) if k * d <= min(vals) * 0.7)
-    hi = 10 ** math.ceil(math.log10(max(vals) * 1.6)) if vals else 10
+    hi = 10
+    if vals:  # the smallest 1-2-5 step above 150% of the tallest bar (room for its label)
+        d = 10 ** math.floor(math.log10(max(vals) * 1.5))
+        hi = min(k * d for k in (1, 2, 5, 10) if k * d >= max(vals) * 1.5)
     plot_w = W - left - right
 
     def y(v):
