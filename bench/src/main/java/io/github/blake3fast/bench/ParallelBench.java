@@ -3,8 +3,10 @@ package io.github.blake3fast.bench;
 import io.github.blake3fast.Blake3;
 import java.nio.ByteBuffer;
 import java.util.Random;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -31,6 +33,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code twoThreads}: {@code Blake3.hashParallel(data, executor)} with a one-thread
  *       executor: the caller and that thread.</li>
  *   <li>{@code directCommonPool}: the same input in a direct buffer.</li>
+ *   <li>{@code callerOnly}: {@code hashParallel} with an executor that rejects every task: the
+ *       parallel code path on the calling thread alone, to show what the split itself costs.</li>
  * </ul>
  * Operations per second; multiply by {@code size} for bytes. The speedup is a ratio of two
  * rows of one run. Below about 1 MiB hashParallel runs on the caller alone, by design.
@@ -76,6 +80,15 @@ public class ParallelBench {
   @Benchmark
   public byte[] twoThreads() {
     return Blake3.hashParallel(data, one);
+  }
+
+  private static final Executor REJECT = r -> {
+    throw new RejectedExecutionException("caller only");
+  };
+
+  @Benchmark
+  public byte[] callerOnly() {
+    return Blake3.hashParallel(data, REJECT);
   }
 
   @Benchmark
