@@ -76,14 +76,27 @@ fi
 : > "$work/load.txt"
 (while true; do echo "$(date +%s) $(cut -d' ' -f1-3 /proc/loadavg)" >> "$work/load.txt"; sleep 15; done) &
 sampler=$!
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 
-echo "== JMH ($mode: ${jmh_opts[*]} -prof gc), load average $load_before"
+echo "== JMH ($mode: ${jmh_opts[*]} -prof gc), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 export BLAKE3_BENCH_ENGINES="$work/engines.tsv"
-"$java" -jar "$jar" "$bench" "${jmh_opts[@]}" "${jvm_args[@]}" -prof gc \
-  -rf json -rff "$work/jmh.json" "$@" 2>&1 | tee "$work/jmh.log" \
-  | grep -E --line-buffered '^# (Benchmark|Parameters|VM options):|^Iteration|^Result|^blake3-engine|^Benchmark|ERROR|Exception' || true
+# JMH refuses to start while another JMH run holds /tmp/jmh.lock (two at once on a small
+# machine would both measure garbage): wait for it, for WAIT_MAX minutes at most.
+lock_deadline=$(( $(date +%s) + 60 * ${WAIT_MAX:-30} ))
+while true; do
+  load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+  started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+  : > "$work/load.txt"
+  "$java" -jar "$jar" "$bench" "${jmh_opts[@]}" "${jvm_args[@]}" -prof gc \
+    -rf json -rff "$work/jmh.json" "$@" 2>&1 | tee "$work/jmh.log" \
+    | grep -E --line-buffered '^# (Benchmark|Parameters|VM options):|^Iteration|^Result|^blake3-engine|^Benchmark|ERROR|Exception' || true
+  if grep -q 'Unable to acquire the JMH lock' "$work/jmh.log" && [ "$(date +%s)" -lt "$lock_deadline" ]; then
+    echo "== another JMH run holds /tmp/jmh.lock; waiting"
+    sleep 30
+    : > "$BLAKE3_BENCH_ENGINES"
+    continue
+  fi
+  break
+done
 if [ ! -s "$work/jmh.json" ]; then
   cp "$work/jmh.log" "$results/jmh.log"
   echo "JMH wrote no results; its log is in $results/jmh.log" >&2
