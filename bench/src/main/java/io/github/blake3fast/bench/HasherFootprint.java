@@ -1,6 +1,7 @@
 package io.github.blake3fast.bench;
 
 import io.github.blake3fast.Blake3;
+import io.github.blake3fast.Blake3Hasher;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.Array;
@@ -45,8 +46,9 @@ import org.bouncycastle.crypto.digests.Blake3Digest;
  *       Field packing can make HotSpot's real size a few bytes smaller than this sum.</li>
  * </ol>
  *
- * <p>Each hasher is measured fresh, after a 1-byte update (its input buffer now exists) and
- * after a 64 KiB + 1 byte update (its chaining-value scratch now exists too). Peers are measured
+ * <p>Each hasher is measured fresh, after a 1-byte update (its input buffer now exists),
+ * after one 64 KiB + 1 byte update (its chaining-value scratch now exists too) and, for
+ * blake3-fast, after the same input in 64-byte updates (which may grow its buffer). Peers are measured
  * the same way for context. JDK internals (SHA-256) need {@code --add-opens} for the layout
  * walk; without it that entry says so.
  *
@@ -75,6 +77,14 @@ public final class HasherFootprint {
         () -> Blake3.newHasher().update(ONE), layout));
     rows.add(measure("blake3-fast newHasher() + update(64 KiB + 1 B)", "blake3fast", "after 64 KiB",
         N_USED, () -> Blake3.newHasher().update(BIG), layout));
+    rows.add(measure("blake3-fast newHasher() + 64 KiB + 1 B in 64 B updates", "blake3fast",
+        "after 64 KiB streamed", N_USED, () -> {
+          Blake3Hasher h = Blake3.newHasher();
+          for (int off = 0; off < BIG.length; off += Inputs.UPDATE_LEN) {
+            h.update(BIG, off, Math.min(Inputs.UPDATE_LEN, BIG.length - off));
+          }
+          return h;
+        }, layout));
 
     rows.add(measure("commons-codec Blake3.initHash()", "commonsCodec", "fresh", N_FRESH,
         org.apache.commons.codec.digest.Blake3::initHash, layout));
