@@ -47,7 +47,9 @@ final class TreeState {
 
   private static final ThreadLocal<int[]> TASK_SCRATCH = ThreadLocal.withInitial(() -> new int[CV_SCRATCH_WORDS]);
 
-  private final int[] stack;
+  /** Allocated at the first push: most hashers see less than a buffer of input and need none. */
+  private int[] stack;
+  private final int stackWords;
   private int depth;
   /** Chunks whose chaining values are on the stack; buf[0] is the first byte of the next one. */
   private long chunks;
@@ -76,7 +78,7 @@ final class TreeState {
     this.flags = flags;
     this.startChunk = startChunk;
     // Frozen values have strictly growing sizes and the run after them shrinking ones.
-    this.stack = new int[8 * (startChunk == 0 ? Spec.MAX_DEPTH + 1 : 2 * Spec.MAX_DEPTH + 2)];
+    this.stackWords = 8 * (startChunk == 0 ? Spec.MAX_DEPTH + 1 : 2 * Spec.MAX_DEPTH + 2);
     this.chunks = startChunk;
     this.base = startChunk;
   }
@@ -85,8 +87,8 @@ final class TreeState {
     kernel = o.kernel;
     System.arraycopy(o.key, 0, key, 0, 8);
     flags = o.flags;
-    stack = new int[o.stack.length];
-    System.arraycopy(o.stack, 0, stack, 0, 8 * o.depth);
+    stackWords = o.stackWords;
+    stack = o.stack == null ? null : o.stack.clone();
     depth = o.depth;
     chunks = o.chunks;
     startChunk = o.startChunk;
@@ -232,6 +234,9 @@ final class TreeState {
    */
   void pushSubtree(int[] cv, int cvOff, long n) {
     mergeStack();
+    if (stack == null) {
+      stack = new int[stackWords];
+    }
     System.arraycopy(cv, cvOff, stack, 8 * depth, 8);
     depth++;
     chunks += n;
@@ -352,7 +357,9 @@ final class TreeState {
     hashAllButLastChunk();
     mergeStack(); // the last chunk follows everything on the stack
     int[] s = new int[8 * (depth + 1)];
-    System.arraycopy(stack, 0, s, 0, 8 * depth);
+    if (depth > 0) {
+      System.arraycopy(stack, 0, s, 0, 8 * depth);
+    }
     lastChunkCv(s, 8 * depth);
     int d = depth + 1;
     long run = chunks + 1 - base;
