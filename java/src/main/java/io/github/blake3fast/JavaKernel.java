@@ -33,10 +33,10 @@ final class JavaKernel implements Kernel {
       for (long j = 0; j < n; ) {
         int k = (int) Math.min(n - j, JavaLanes.MAX_LANES);
         if (k >= JavaLanes.MIN_LANES) {
-          int[] laneCvs = LANE_CVS.get();
-          JavaLanes.get().hashChunks(in, off, k, key, counter + j, flags, laneCvs, 0);
+          JavaLanes lanes = JavaLanes.get();
+          lanes.hashChunks(in, off, k, key, counter + j, flags);
           for (int i = 0; i < k; i++) {
-            System.arraycopy(laneCvs, 8 * i, cvs, base + 8 * depth, 8);
+            lanes.chainingValue(i, cvs, base + 8 * depth);
             depth = merge(cvs, base, depth + 1, j + i + 1, key, flags);
           }
         } else {
@@ -54,8 +54,6 @@ final class JavaKernel implements Kernel {
     }
     return count;
   }
-
-  private static final ThreadLocal<int[]> LANE_CVS = ThreadLocal.withInitial(() -> new int[8 * JavaLanes.MAX_LANES]);
 
   /** After {@code done} chunks of a subtree, merges the stack once per trailing zero of done. */
   private static int merge(int[] cvs, int base, int depth, long done, int[] key, int flags) {

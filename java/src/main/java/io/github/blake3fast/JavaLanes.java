@@ -47,9 +47,9 @@ final class JavaLanes {
 
   /**
    * Hashes {@code n} whole chunks ({@code n <= 64}) at {@code in[off]}, chunk i with counter
-   * {@code counter + i}, and writes chunk i's CV to {@code out[outOff + 8 * i]}.
+   * {@code counter + i}; {@link #chainingValue} then reads chunk i's CV.
    */
-  void hashChunks(byte[] in, int off, int n, int[] key, long counter, int flags, int[] out, int outOff) {
+  void hashChunks(byte[] in, int off, int n, int[] key, long counter, int flags) {
     for (int w = 0; w < 8; w++) {
       java.util.Arrays.fill(cv[w], 0, n, key[w]);
     }
@@ -85,10 +85,12 @@ final class JavaLanes {
         }
       }
     }
-    for (int l = 0; l < n; l++) {
-      for (int w = 0; w < 8; w++) {
-        out[outOff + 8 * l + w] = cv[w][l];
-      }
+  }
+
+  /** Chunk {@code lane}'s chaining value from the last {@link #hashChunks}, as 8 words at out[outOff]. */
+  void chainingValue(int lane, int[] out, int outOff) {
+    for (int w = 0; w < 8; w++) {
+      out[outOff + w] = cv[w][lane];
     }
   }
 
