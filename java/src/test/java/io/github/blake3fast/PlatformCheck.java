@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -81,7 +80,7 @@ public final class PlatformCheck {
   // ---- the official vectors ----------------------------------------------------------------
 
   private void officialVectors(Path file) throws IOException {
-    Object parsed = new MiniJson(new String(Files.readAllBytes(file), StandardCharsets.UTF_8)).parse();
+    Object parsed = Json.parse(new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
     @SuppressWarnings("unchecked")
     Map<String, Object> top = (Map<String, Object>) parsed;
     byte[] key = ((String) top.get("key")).getBytes(StandardCharsets.US_ASCII);
@@ -347,139 +346,6 @@ public final class PlatformCheck {
 
     private static int[] parent(int[] left, int[] right, int[] key, int mode) {
       return Arrays.copyOf(compress(key, concat(left, right), 0, 64, mode | PARENT), 8);
-    }
-  }
-
-  // ---- just enough JSON for the vector file --------------------------------------------------
-
-  static final class MiniJson {
-    private final String s;
-    private int i;
-
-    MiniJson(String s) {
-      this.s = s;
-    }
-
-    Object parse() {
-      Object v = value();
-      ws();
-      if (i != s.length()) {
-        throw error("trailing text");
-      }
-      return v;
-    }
-
-    private IllegalArgumentException error(String what) {
-      return new IllegalArgumentException("JSON: " + what + " at offset " + i);
-    }
-
-    private void ws() {
-      while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
-        i++;
-      }
-    }
-
-    private void expect(char c) {
-      ws();
-      if (i >= s.length() || s.charAt(i) != c) {
-        throw error("expected '" + c + "'");
-      }
-      i++;
-    }
-
-    private Object value() {
-      ws();
-      if (i >= s.length()) {
-        throw error("unexpected end");
-      }
-      char c = s.charAt(i);
-      if (c == '{') {
-        Map<String, Object> m = new LinkedHashMap<>();
-        i++;
-        ws();
-        if (s.charAt(i) == '}') {
-          i++;
-          return m;
-        }
-        while (true) {
-          ws();
-          String k = string();
-          expect(':');
-          m.put(k, value());
-          ws();
-          if (s.charAt(i) == ',') {
-            i++;
-          } else {
-            expect('}');
-            return m;
-          }
-        }
-      }
-      if (c == '[') {
-        List<Object> l = new ArrayList<>();
-        i++;
-        ws();
-        if (s.charAt(i) == ']') {
-          i++;
-          return l;
-        }
-        while (true) {
-          l.add(value());
-          ws();
-          if (s.charAt(i) == ',') {
-            i++;
-          } else {
-            expect(']');
-            return l;
-          }
-        }
-      }
-      if (c == '"') {
-        return string();
-      }
-      for (String lit : new String[] {"true", "false", "null"}) {
-        if (s.startsWith(lit, i)) {
-          i += lit.length();
-          return lit.equals("null") ? null : Boolean.valueOf(lit);
-        }
-      }
-      int start = i;
-      while (i < s.length() && "+-0123456789.eE".indexOf(s.charAt(i)) >= 0) {
-        i++;
-      }
-      if (start == i) {
-        throw error("unexpected '" + c + "'");
-      }
-      String num = s.substring(start, i);
-      return num.matches("-?\\d+") ? (Object) Long.valueOf(num) : (Object) Double.valueOf(num);
-    }
-
-    private String string() {
-      expect('"');
-      StringBuilder b = new StringBuilder();
-      while (true) {
-        if (i >= s.length()) {
-          throw error("unterminated string");
-        }
-        char c = s.charAt(i++);
-        if (c == '"') {
-          return b.toString();
-        }
-        if (c != '\\') {
-          b.append(c);
-          continue;
-        }
-        char e = s.charAt(i++);
-        switch (e) {
-          case 'n': b.append('\n'); break;
-          case 't': b.append('\t'); break;
-          case 'r': b.append('\r'); break;
-          case 'b': b.append('\b'); break;
-          case 'f': b.append('\f'); break;
-          case 'u': b.append((char) Integer.parseInt(s.substring(i, i + 4), 16)); i += 4; break;
-          default: b.append(e); break; // \" \\ \/
-        }
-      }
     }
   }
 }
