@@ -64,7 +64,7 @@ class HashFileTest {
 
   private static final int[] SIZES = {
     0, 1, 1023, 1024, 1025, 65536, W - 1, W, W + 1, (int) FileHashing.PARALLEL_MIN - 1,
-    (int) FileHashing.PARALLEL_MIN, (int) FileHashing.PARALLEL_MIN + 1, 4 * W + 1, 5 * W, 17 * MIB + 123
+    (int) FileHashing.PARALLEL_MIN, (int) FileHashing.PARALLEL_MIN + 1, 4 * W + 1, 5 * W, 6 * MIB + 1, 12 * MIB + 7, 17 * MIB + 123
   };
 
   @Test
@@ -81,10 +81,19 @@ class HashFileTest {
   }
 
   @Test
+  void windowsShrinkWithTheFile() {
+    assertEquals(FileHashing.MIN_WINDOW, FileHashing.windowFor(2 * MIB));
+    assertEquals(256 << 10, FileHashing.windowFor(FileHashing.PARALLEL_MIN));
+    assertEquals(512 << 10, FileHashing.windowFor(8 * MIB + 5));
+    assertEquals(W, FileHashing.windowFor(16 * MIB));
+    assertEquals(W, FileHashing.windowFor(5L << 40));
+  }
+
+  @Test
   void aFileAfterAndBeforeOtherInput() throws IOException {
     int size = 9 * MIB + 5;
     Path p = write("mid", size);
-    for (int prefix : new int[] {1, 1000, 1024, 5000, 16384, W - 1024, W - 1, W + 3, 2 * W}) {
+    for (int prefix : new int[] {1, 1000, 1024, 5000, 16384, (512 << 10) - 1024, (512 << 10) + 1, W - 1024, W - 1, W + 3, 2 * W}) {
       Blake3Hasher h = Blake3.newKeyedHasher(new byte[32]).update(data, size, prefix);
       h.updateFile(p);
       h.update(data, 0, 777);
