@@ -40,7 +40,8 @@ final class TreeState {
 
   /**
    * Task size bounds for parallel hashing, in chunks: the upper one keeps one kernel call per
-   * task; the lower one keeps a task long enough for the widest kernel (bench/ParallelBench).
+   * task and a task within the L2 cache; the lower one keeps a task long enough for the widest
+   * kernel and its parent batching. In between, at least 4 tasks per thread.
    */
   static final int MIN_TASK_CHUNKS = 128;
   static final int MAX_TASK_CHUNKS = 1024;
