@@ -113,7 +113,10 @@ INLINE void compress_rows(__m128i r[4], const uint32_t cv[8], const uint8_t bloc
   r[2] = x_ld(IV32);
   r[3] = _mm_setr_epi32((int)blake3_counter_low(counter), (int)blake3_counter_high(counter),
                         (int)block_len, (int)flags);
-  const __m256i lo = y_ld(block), hi = y_ld(block + 32);
+  /* 16-byte loads: a caller that has just written the block in 16-byte (or smaller) pieces
+   * would stall a 32-byte load until those stores drain. */
+  const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(x_ld(block)), x_ld(block + 16), 1);
+  const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(x_ld(block + 32)), x_ld(block + 48), 1);
   round_rows(r, lo, hi, SCHEDULE[0]);
   round_rows(r, lo, hi, SCHEDULE[1]);
   round_rows(r, lo, hi, SCHEDULE[2]);

@@ -33,6 +33,10 @@
 #define VECTOR_OUT 131
 #define MAX_ISA 10
 
+/* The BLAKE3 IV: the key of the plain hash mode. */
+static const uint32_t IV[8] = {0x6A09E667u, 0xBB67AE85u, 0x3C6EF372u, 0xA54FF53Au,
+                               0x510E527Fu, 0x9B05688Cu, 0x1F83D9ABu, 0x5BE0CD19u};
+
 static long g_pass, g_fail;
 
 static void check(int ok, const char *fmt, ...) {
@@ -343,6 +347,9 @@ typedef void (*fn_oneshot)(JNIEnv *, jclass, jint, jobject, jint, jint, jintArra
                            jint, jint);
 typedef void (*fn_root)(JNIEnv *, jclass, jint, jintArray, jintArray, jint, jint, jlong, jbyteArray, jint,
                         jint);
+typedef jlong (*fn_address)(JNIEnv *, jclass, jobject);
+typedef void (*fn_block)(JNIEnv *, jclass, jint, jlong, jlong, jlong, jlong, jlong, jlong, jlong, jlong, jint,
+                         jlong, jlong, jlong, jlong, jint, jlong);
 
 static struct {
   fn_i abi_version, supported_isas;
@@ -350,6 +357,8 @@ static struct {
   fn_subtrees subtrees, subtrees_direct;
   fn_oneshot oneshot, oneshot_direct;
   fn_root root_output;
+  fn_address direct_address;
+  fn_block hash_block;
 } N;
 
 static const struct {
@@ -364,6 +373,8 @@ static const struct {
     {"hashOneShot", "(I[BII[IIJ[BII)V"},
     {"hashOneShotDirect", "(ILjava/nio/ByteBuffer;II[IIJ[BII)V"},
     {"rootOutput", "(I[I[IIIJ[BII)V"},
+    {"directAddress", "(Ljava/nio/ByteBuffer;)J"},
+    {"hashBlock", "(IJJJJJJJJIJJJJIJ)V"},
 };
 
 static void *native_fn(const char *name, const char *sig) {
@@ -590,6 +601,58 @@ static void test_root_output(int rounds) {
   printf("  rootOutput, %d random cases x %d ISAs: %s\n", rounds, g_nisas, g_fail == before ? "ok" : "FAILED");
 }
 
+static void expect_exception(const char *what, const char *cls);
+
+/* Little-endian word i (bytes 8i..8i+7) of a block of len bytes, zero past the end: what Java's
+ * ShortHashSlots passes. */
+static uint64_t block_word(const uint8_t *in, size_t len, size_t i) {
+  uint64_t w = 0;
+  for (size_t k = 8 * i + 8; k-- > 8 * i;) w = (w << 8) | (k < len ? in[k] : 0);
+  return w;
+}
+
+/* hashBlock (one block, words and key as numbers, 32 bytes to native memory) against hashOneShot,
+ * every length 0..64 and mode; the output is a 32-byte allocation of its own, so a write past it
+ * is seen by valgrind and ASan. directAddress on a direct and on a heap buffer. */
+static void test_hash_block(int rounds) {
+  long before = g_fail;
+  for (int r = 0; r < rounds; r++) {
+    for (size_t len = 0; len <= 64; len++) {
+      uint8_t in[64];
+      for (size_t i = 0; i < len; i++) in[i] = (uint8_t)rnd();
+      const int flags = (int[]){0, KEYED_HASH, DERIVE_KEY_MATERIAL}[(r + len) % 3];
+      uint32_t kw[8];
+      for (int i = 0; i < 8; i++) kw[i] = flags == 0 ? IV[i] : (uint32_t)rnd();
+      uint64_t m[8], k[4];
+      for (size_t i = 0; i < 8; i++) m[i] = block_word(in, len, i);
+      for (int i = 0; i < 4; i++) k[i] = (uint64_t)kw[2 * i] | (uint64_t)kw[2 * i + 1] << 32;
+      for (int t = 0; t < g_nisas; t++) {
+        const int isa = g_isas[t];
+        uint8_t want[32];
+        int ok = oneshot(isa, 0, in, len, 0, kw, flags, 0, 32, 0, want);
+        uint8_t *out = malloc(32);
+        N.hash_block(&g_env, NULL, isa, (jlong)m[0], (jlong)m[1], (jlong)m[2], (jlong)m[3], (jlong)m[4], (jlong)m[5],
+                     (jlong)m[6], (jlong)m[7], (jint)len, (jlong)k[0], (jlong)k[1], (jlong)k[2], (jlong)k[3], flags,
+                     (jlong)(uintptr_t)out);
+        ok &= !M.pending && M.critical == 0 && memcmp(out, want, 32) == 0;
+        check(ok, "%s hashBlock len=%zu flags=%d", ISA_NAMES[isa], len, flags);
+        free(out);
+      }
+    }
+  }
+  uint8_t data[16] = {0};
+  mobj *d = direct_at(data, sizeof data, 3), *h = input_at(data, sizeof data, 0);
+  h->kind = K_HEAPBUF;
+  check(N.direct_address(&g_env, NULL, (jobject)d) == (jlong)(uintptr_t)d->data && !M.pending,
+        "directAddress of a direct buffer");
+  check(N.direct_address(&g_env, NULL, (jobject)h) == 0, "directAddress of a heap buffer is 0");
+  expect_exception("directAddress, heap buffer", "java/lang/IllegalArgumentException");
+  free_obj(d);
+  free_obj(h);
+  printf("  hashBlock, %d x 65 lengths x %d ISAs; directAddress: %s\n", rounds, g_nisas,
+         g_fail == before ? "ok" : "FAILED");
+}
+
 /* Each failure the glue can meet: it must leave exactly the expected exception, nothing pinned. */
 static void expect_exception(const char *what, const char *cls) {
   check(M.pending && strcmp(M.pending_class, cls) == 0, "%s: expected %s pending, got %s", what, cls,
@@ -741,9 +804,10 @@ int main(int argc, char **argv) {
   }
   test_onload(onload);
   check(M.nmethods == (jint)(sizeof WANT / sizeof WANT[0]), "%d natives registered", (int)M.nmethods);
-  void *f[9];
-  for (size_t i = 0; i < 9; i++) f[i] = native_fn(WANT[i].name, WANT[i].sig);
-  for (size_t i = 0; i < 9; i++)
+  enum { NWANT = sizeof WANT / sizeof WANT[0] };
+  void *f[NWANT];
+  for (size_t i = 0; i < NWANT; i++) f[i] = native_fn(WANT[i].name, WANT[i].sig);
+  for (size_t i = 0; i < NWANT; i++)
     if (f[i] == NULL) {
       printf("%ld passed, %ld failed\n", g_pass, g_fail);
       return 1;
@@ -757,8 +821,10 @@ int main(int argc, char **argv) {
   N.oneshot = (fn_oneshot)f[6];
   N.oneshot_direct = (fn_oneshot)f[7];
   N.root_output = (fn_root)f[8];
+  N.direct_address = (fn_address)f[9];
+  N.hash_block = (fn_block)f[10];
 
-  check(N.abi_version(&g_env, NULL) == 1, "abiVersion is 1");
+  check(N.abi_version(&g_env, NULL) == 2, "abiVersion is 2");
   const jint supported = N.supported_isas(&g_env, NULL);
   check(supported & 1, "portable is supported");
   const char *cap_env = getenv("BLAKE3_ISA");
@@ -776,6 +842,7 @@ int main(int argc, char **argv) {
   test_vectors(argv[2]);
   test_subtrees(quick ? 12 : 60);
   test_root_output(quick ? 40 : 200);
+  test_hash_block(quick ? 3 : 12);
   test_error_paths();
   test_second_pin_fails();
 

@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <jni.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +216,9 @@ int main(int argc, char **argv) {
   oneshot_fn oneshot = (oneshot_fn)native("hashOneShot", "(I[BII[IIJ[BII)V");
   oneshot_fn oneshot_direct = (oneshot_fn)native("hashOneShotDirect", "(ILjava/nio/ByteBuffer;II[IIJ[BII)V");
   subtrees_fn subtrees = (subtrees_fn)native("hashSubtrees", "(I[BII[IJI[II)I");
+  typedef void (*block_fn)(JNIEnv *, jclass, jint, jlong, jlong, jlong, jlong, jlong, jlong, jlong, jlong, jint, jlong,
+                           jlong, jlong, jlong, jint, jlong);
+  block_fn block = (block_fn)native("hashBlock", "(IJJJJJJJJIJJJJIJ)V");
 
   enum { N = 102400 };
   static unsigned char input[N], digest[32];
@@ -240,6 +244,22 @@ int main(int argc, char **argv) {
       memcpy(cvs0, cvs, sizeof cvs);
     }
     ok &= count == count0 && memcmp(cvs, cvs0, sizeof cvs) == 0;
+    /* the short-hash entry: 64 bytes as eight little-endian words, the IV as the key, into
+     * plain memory; against the one-shot of the same 64 bytes */
+    unsigned char want[32], got[32];
+    struct obj out32 = {0, want, 32};
+    oneshot(env, cls, isa, (jobject)&in, 0, 64, NULL, 0, 0, (jbyteArray)&out32, 0, 32);
+    jlong m[8];
+    for (int w = 0; w < 8; w++) {
+      unsigned long long x = 0;
+      for (int b = 7; b >= 0; b--) x = (x << 8) | input[8 * w + b];
+      m[w] = (jlong)x;
+    }
+    static const unsigned long long iv[4] = {0xBB67AE856A09E667ULL, 0xA54FF53A3C6EF372ULL,
+                                             0x9B05688C510E527FULL, 0x5BE0CD191F83D9ABULL};
+    block(env, cls, isa, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], 64, (jlong)iv[0], (jlong)iv[1],
+          (jlong)iv[2], (jlong)iv[3], 0, (jlong)(uintptr_t)got);
+    ok &= memcmp(got, want, 32) == 0;
     printf("isa %d: %s\n", (int)isa, ok ? "ok" : "WRONG");
     failures += !ok;
   }

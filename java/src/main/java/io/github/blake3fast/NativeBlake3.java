@@ -11,7 +11,7 @@ final class NativeBlake3 {
   private NativeBlake3() {}
 
   /** The contract version this class speaks; a library answering otherwise is refused. */
-  static final int ABI_VERSION = 1;
+  static final int ABI_VERSION = 2;
 
   /** ISA numbers as in native/src/blake3_impl.h, indexed; names as -Dblake3.isa spells them. */
   static final String[] ISA_NAMES = {"portable", "sse2", "sse41", "avx2", "avx512", "neon", "vsx", "rvv", "lsx", "vx"};
@@ -47,4 +47,15 @@ final class NativeBlake3 {
 
   static native void rootOutput(int isa, int[] cv, int[] block, int blockLen, int flags, long position, byte[] out,
       int outOff, int outLen);
+
+  /** The address of a direct buffer's first byte (0 if it is not direct). */
+  static native long directAddress(ByteBuffer buffer);
+
+  /**
+   * The root hash of one block of {@code len} (0..64) bytes, as eight little-endian words
+   * (zero past len), under the key {@code k0..k3} (key words 2i and 2i+1 in the low and high
+   * half of ki); the 32 bytes go to native memory at {@code out}: see {@link ShortHashSlots}.
+   */
+  static native void hashBlock(int isa, long m0, long m1, long m2, long m3, long m4, long m5, long m6, long m7,
+      int len, long k0, long k1, long k2, long k3, int flags, long out);
 }

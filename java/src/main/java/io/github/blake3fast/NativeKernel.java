@@ -4,13 +4,16 @@ import java.nio.ByteBuffer;
 import java.util.Objects;
 
 /**
- * The kernel backed by the native library, for one ISA. A one-shot hash of fewer than
- * {@link #MIN_CALL} bytes stays in Java: measured with JMH (bench/HashBench, JDK 17, AVX-512
- * host), a 64-byte hash takes 153 ns through JNI and 123 ns in Java, while at 1 KiB JNI wins
- * 1180 ns to 1873 ns; a JNI one-shot costs about 90 ns more than its compressions and a native
- * block saves about 40 ns, so they cross at two blocks. Everything longer is one JNI call, in
- * slices of at most {@link #MAX_CALL} bytes so that a critical section never pins an array for
- * long.
+ * The kernel backed by the native library, for one ISA. Every one-shot hash is native, as
+ * measured (timing loops and JMH bench/HashBench, JDK 17, AVX-512 host):
+ * <ul>
+ *   <li>one block at most (64 bytes, 32-byte result): through {@link ShortHashSlots}, which
+ *       pins nothing; 64 bytes take about 70 ns, against 105 ns in Java and 100-110 ns through
+ *       the pinning call below, which a call takes when its thread's slot is busy;
+ *   <li>longer: one JNI call that pins its arrays, in slices of at most {@link #MAX_CALL} bytes
+ *       so that a critical section never pins an array for long. From 65 bytes on it beats
+ *       Java (65 bytes: about 170 ns against 230; 1000 bytes: 1000 against 1750).
+ * </ul>
  */
 final class NativeKernel implements Kernel {
   // Every method checks the range the C side will touch against the array or buffer it gets,
@@ -18,17 +21,18 @@ final class NativeKernel implements Kernel {
   // shared by threads against its contract (or a bug in the tree driver) must end in an
   // exception, never in C reading or writing outside a Java object. A few ns per call.
 
-  /** One-shot hashes with a 32-byte output below this many bytes run in Java (see above). */
-  static final int MIN_CALL = 128;
   /** The most bytes one JNI call reads: about half a millisecond at SSE2 speed. */
   static final int MAX_CALL = 4 << 20;
 
   private final int isa;
   private final String name;
+  /** Null if the library could not locate direct memory: short hashes then stay in Java. */
+  final ShortHashSlots slots;
 
   NativeKernel(int isa) {
     this.isa = isa;
     this.name = "native-" + NativeBlake3.ISA_NAMES[isa];
+    this.slots = ShortHashSlots.create();
   }
 
   int isa() {
@@ -40,9 +44,15 @@ final class NativeKernel implements Kernel {
     return name;
   }
 
+  /**
+   * 64 KiB: the tree above each buffer's 64 chunks then costs about 7% of hashing them (at 16
+   * KiB it was a third, as the last four parent levels each take a whole vector compression),
+   * and streaming 1 MiB in 64-byte updates took 227 instead of 258 us (AVX-512, timing loop).
+   * Twice that gained nothing more.
+   */
   @Override
   public int bufferSize() {
-    return 16 * Spec.CHUNK_LEN;
+    return 64 * Spec.CHUNK_LEN;
   }
 
   @Override
@@ -72,9 +82,11 @@ final class NativeKernel implements Kernel {
   public void hash(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff, int outLen) {
     Objects.checkFromIndexSize(off, len, in.length);
     Objects.checkFromIndexSize(outOff, outLen, out.length);
-    if (len < MIN_CALL && outLen == Spec.OUT_LEN) {
-      Compress.hashOneChunk(in, off, len, key, flags, out, outOff);
-    } else if (len <= MAX_CALL) {
+    if (len <= Spec.BLOCK_LEN && outLen == Spec.OUT_LEN && slots != null
+        && slots.hash(isa, in, off, len, key, flags, out, outOff)) {
+      return;
+    }
+    if (len <= MAX_CALL) {
       // A null key is the IV in C: one array fewer to pin.
       NativeBlake3.hashOneShot(isa, in, off, len, key == Spec.iv() ? null : key, flags, 0, out, outOff, outLen);
     } else {

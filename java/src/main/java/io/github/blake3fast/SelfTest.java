@@ -36,6 +36,12 @@ final class SelfTest {
       + "9759adeb797a3fbf771b1bcea30150a020e317982bf0d6e7d14dd9f064bc11025c25f31e81bd78a921db0174f03dd4"
       + "81d30e93fd8e90f8b2fee209f849f2d2a52f31719a490fb0ba7aea1e09814ee912eba111a9fde9d5c274185f7bae8ba8"
       + "5d300a2b";
+  /** Official vectors of one block or less (the short-hash path): hash of 64 bytes. */
+  private static final String HASH_64 = "4eed7141ea4a5cd4b788606bd23f46e212af9cacebacdc7d1f4c6dc7f2511b98";
+  /** Official vector, keyed_hash mode, 63 bytes, 32-byte output. */
+  private static final String KEYED_63 = "bb1eb5d4afa793c1ebdd9fb08def6c36d10096986ae0cfe148cd101170ce37ae";
+  /** Official vector, derive_key mode, 1 byte, 32-byte output. */
+  private static final String DERIVE_1 = "b3e2e340a117a499c6cf2398a19ee0d29cca2bb7404c73063382693bf66cb06c";
   /** Extra vector, hash mode, 1025 bytes: output bytes [936, 1000). */
   private static final String TAIL_1025 = "dd61c2f140441086c8c2da62c34b88ceadb611381810ff405953df8293b0753d"
       + "07d4b1dbdef05adec76a086fa09648f8df2791e9c13f79d06a1d790ef9884cd1";
@@ -79,6 +85,20 @@ final class SelfTest {
     k.hash(input, 0, 31744, derive, Spec.DERIVE_KEY_MATERIAL, out, 0, out.length);
     if (!matches(out, 0, DERIVE_31744)) {
       return "derive_key of 31744 bytes, one-shot";
+    }
+    // One block or less, 32-byte output: the short-hash path, which passes the block in words.
+    out = new byte[32];
+    k.hash(input, 0, 64, Spec.iv(), 0, out, 0, 32);
+    if (!matches(out, 0, HASH_64)) {
+      return "hash of 64 bytes, one-shot";
+    }
+    k.hash(input, 0, 63, keyed, Spec.KEYED_HASH, out, 0, 32);
+    if (!matches(out, 0, KEYED_63)) {
+      return "keyed_hash of 63 bytes, one-shot";
+    }
+    k.hash(input, 0, 1, derive, Spec.DERIVE_KEY_MATERIAL, out, 0, 32);
+    if (!matches(out, 0, DERIVE_1)) {
+      return "derive_key of 1 byte, one-shot";
     }
     out = new byte[1000];
     k.hash(input, 0, 1025, Spec.iv(), 0, out, 0, out.length);

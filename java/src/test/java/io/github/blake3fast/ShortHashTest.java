@@ -1,0 +1,133 @@
+package io.github.blake3fast;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The native short-hash path ({@link ShortHashSlots}: inputs of one block, 32-byte result),
+ * every ISA this CPU runs, against the Java kernel: every length 0..64 in every mode at odd
+ * offsets, a taken slot (the hash takes the pinning call instead), threads that share slots, bad ranges.
+ */
+class ShortHashTest {
+  private static List<NativeKernel> nativeKernels() {
+    assumeTrue(Engine.kernel() instanceof NativeKernel, "SKIPPED: native code is not loaded here: " + Blake3.implementation());
+    List<NativeKernel> ks = new ArrayList<>();
+    for (Kernel k : ReliabilityKit.kernels()) {
+      if (k instanceof NativeKernel) {
+        ks.add((NativeKernel) k);
+      }
+    }
+    return ks;
+  }
+
+  private static byte[] javaHash(byte[] in, int off, int len, int[] key, int flags) {
+    byte[] out = new byte[32];
+    JavaKernel.INSTANCE.hash(in, off, len, key, flags, out, 0, 32);
+    return out;
+  }
+
+  @Test
+  void everyLengthModeAndOffsetMatchesJava() {
+    SplittableRandom rnd = new SplittableRandom(64);
+    for (NativeKernel k : nativeKernels()) {
+      assertNotNull(k.slots, k.name());
+      for (int flags : new int[] {0, Spec.KEYED_HASH, Spec.DERIVE_KEY_MATERIAL}) {
+        for (int len = 0; len <= 64; len++) {
+          int off = rnd.nextInt(9);
+          byte[] in = new byte[off + len + rnd.nextInt(9)];
+          rnd.nextBytes(in);
+          int[] key = flags == 0 ? Spec.iv() : new int[8];
+          for (int i = 0; flags != 0 && i < 8; i++) {
+            key[i] = rnd.nextInt();
+          }
+          byte[] want = javaHash(in, off, len, key, flags);
+          // The slot itself, then the kernel's one-shot (which takes the same path).
+          byte[] out = new byte[32 + 5];
+          assertTrue(k.slots.hash(k.isa(), in, off, len, key, flags, out, 5), k.name());
+          assertArrayEquals(want, java.util.Arrays.copyOfRange(out, 5, 37), k.name() + " len " + len + " flags " + flags);
+          byte[] viaKernel = new byte[32];
+          k.hash(in, off, len, key, flags, viaKernel, 0, 32);
+          assertArrayEquals(want, viaKernel, k.name() + " len " + len + " flags " + flags);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aTakenSlotFallsBackToThePinningCall() {
+    for (NativeKernel k : nativeKernels()) {
+      int slot = ShortHashSlots.slotOf(Thread.currentThread());
+      assertTrue(k.slots.claim(slot));
+      try {
+        byte[] in = "taken".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] out = new byte[32];
+        assertFalse(k.slots.hash(k.isa(), in, 0, in.length, Spec.iv(), 0, out, 0), "a taken slot is not used");
+        assertArrayEquals(new byte[32], out, "nothing written");
+        k.hash(in, 0, in.length, Spec.iv(), 0, out, 0, 32);
+        assertArrayEquals(javaHash(in, 0, in.length, Spec.iv(), 0), out, k.name());
+      } finally {
+        k.slots.release(slot);
+      }
+      assertTrue(k.slots.claim(slot), "released");
+      k.slots.release(slot);
+    }
+  }
+
+  @Test
+  void threadsSharingSlotsGetTheirOwnResults() throws Exception {
+    List<NativeKernel> ks = nativeKernels();
+    NativeKernel k = ks.get(ks.size() - 1);
+    // More threads than slots: some pairs share a slot, and some calls meet it taken.
+    ExecutorService pool = Executors.newFixedThreadPool(96);
+    try {
+      List<Future<Integer>> done = new ArrayList<>();
+      for (int t = 0; t < 96; t++) {
+        long seed = t;
+        done.add(pool.submit(() -> {
+          SplittableRandom rnd = new SplittableRandom(seed);
+          byte[] in = new byte[64];
+          byte[] out = new byte[32];
+          for (int i = 0; i < 3000; i++) {
+            rnd.nextBytes(in);
+            int len = rnd.nextInt(65);
+            k.hash(in, 0, len, Spec.iv(), 0, out, 0, 32);
+            assertArrayEquals(javaHash(in, 0, len, Spec.iv(), 0), out);
+          }
+          return 3000;
+        }));
+      }
+      int total = 0;
+      for (Future<Integer> f : done) {
+        total += f.get();
+      }
+      assertTrue(total == 96 * 3000);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void rangesBeyondOneBlockOrTheOutputAreRefused() {
+    for (NativeKernel k : nativeKernels()) {
+      byte[] in = new byte[100];
+      assertThrows(IndexOutOfBoundsException.class, () -> k.slots.hash(k.isa(), in, 0, 65, Spec.iv(), 0, new byte[32], 0));
+      assertThrows(IndexOutOfBoundsException.class, () -> k.slots.hash(k.isa(), in, 0, -1, Spec.iv(), 0, new byte[32], 0));
+      assertThrows(IndexOutOfBoundsException.class, () -> k.slots.hash(k.isa(), in, 0, 64, Spec.iv(), 0, new byte[40], 9));
+      int slot = ShortHashSlots.slotOf(Thread.currentThread());
+      assertTrue(k.slots.claim(slot), "a refused call leaves its slot free");
+      k.slots.release(slot);
+    }
+  }
+}
