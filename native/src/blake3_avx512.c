@@ -40,6 +40,7 @@ INLINE __m128i x_rot16(__m128i x) { return _mm_ror_epi32(x, 16); }
 INLINE __m128i x_rot12(__m128i x) { return _mm_ror_epi32(x, 12); }
 INLINE __m128i x_rot8(__m128i x) { return _mm_ror_epi32(x, 8); }
 INLINE __m128i x_rot7(__m128i x) { return _mm_ror_epi32(x, 7); }
+INLINE __m128i x_set1(uint32_t x) { return _mm_set1_epi32((int)x); }
 
 INLINE __m256i y_ld(const void *p) { return _mm256_loadu_si256((const __m256i *)p); }
 INLINE void y_st(void *p, __m256i v) { _mm256_storeu_si256((__m256i *)p, v); }
@@ -242,13 +243,12 @@ INLINE void load_transposed16(const uint8_t *const in[16], size_t off, __m512i d
   transpose16_store(rows, (uint8_t *)dst);
 }
 
-/* Hashes in[0..15] (blocks blocks each) to sixteen CVs written at out[0..511]. */
-static void hash16(const uint8_t *const in[16], size_t blocks, const uint32_t key[8],
-                   const uint32_t ctr_lo[16], const uint32_t ctr_hi[16], uint8_t flags,
-                   uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
-  __m512i h[8];
+/* Hashes in[0..15] (blocks blocks each, counters lo/hi per lane) and leaves the sixteen CVs
+ * word-major: h[k] lane n is word k of input n's CV. */
+INLINE void hash16_words(const uint8_t *const in[16], size_t blocks, const uint32_t key[8],
+                         __m512i lo, __m512i hi, uint8_t flags, uint8_t flags_start,
+                         uint8_t flags_end, __m512i h[8]) {
   for (int i = 0; i < 8; i++) h[i] = z_set1(key[i]);
-  const __m512i lo = z_ld(ctr_lo), hi = z_ld(ctr_hi);
   /* Software-pipelined: block blk+1 is loaded and transposed into the other half of msg
    * before block blk's rounds, which read their words from memory (free micro-fused loads).
    * Run in the same stretch, the shuffles fill gaps among the rounds' adds and rotations
@@ -268,6 +268,14 @@ static void hash16(const uint8_t *const in[16], size_t blocks, const uint32_t ke
     SEVEN_ROUNDS(z_);
     for (int i = 0; i < 8; i++) h[i] = z_xor(v[i], v[i + 8]);
   }
+}
+
+/* Hashes in[0..15] (blocks blocks each) to sixteen CVs written at out[0..511]. */
+static void hash16(const uint8_t *const in[16], size_t blocks, const uint32_t key[8],
+                   const uint32_t ctr_lo[16], const uint32_t ctr_hi[16], uint8_t flags,
+                   uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
+  __m512i h[8];
+  hash16_words(in, blocks, key, z_ld(ctr_lo), z_ld(ctr_hi), flags, flags_start, flags_end, h);
   /* h[k] lane n is word k of input n; gather4x4 leaves words 0-3 (then 4-7) of input 4q+r
    * in 128-bit lane q of t[r]. */
   for (int half = 0; half < 2; half++) {
@@ -388,6 +396,179 @@ void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, si
     }
     i += width;
   }
+}
+
+/* ---- subtree: chunks and parents without leaving word-major layout ------------------- */
+
+/* hash16_words leaves sixteen CVs word-major (h[w] lane n = word w of CV n), which is also the
+ * layout sixteen parent compressions want their message in: parent p of two neighbouring groups
+ * a (CVs 0..15) and b (CVs 16..31) has message words w = word w of CV 2p and 8 + w = word w of
+ * CV 2p + 1, i.e. the even (odd) lanes of the pair a[w]:b[w], one vpermt2d each. So the levels
+ * above the chunks cost sixteen shuffles per sixteen parents and no trip through memory, where
+ * hash_many would transpose sixteen CVs out and sixteen blocks back in at every level (and its
+ * loads would wait on the 16-byte stores that wrote those CVs). */
+
+/* The CVs of sixteen parents whose message words are m[0..15], word-major, into h[0..7]. */
+INLINE void parent16_words(const __m512i m[16], const uint32_t key[8], uint8_t flags,
+                           __m512i h[8]) {
+  const __m512i zero = _mm512_setzero_si512();
+  __m512i v[16] = {z_set1(key[0]),  z_set1(key[1]),  z_set1(key[2]),  z_set1(key[3]),
+                   z_set1(key[4]),  z_set1(key[5]),  z_set1(key[6]),  z_set1(key[7]),
+                   z_set1(IV32[0]), z_set1(IV32[1]), z_set1(IV32[2]), z_set1(IV32[3]),
+                   zero,            zero,            z_set1(BLAKE3_BLOCK_LEN),
+                   z_set1((uint32_t)(flags | PARENT))};
+  SEVEN_ROUNDS(z_);
+  for (int i = 0; i < 8; i++) h[i] = z_xor(v[i], v[i + 8]);
+}
+
+/* The same for eight parents in ymm (the last levels of a subtree). */
+INLINE void parent8_words(const __m256i m[16], const uint32_t key[8], uint8_t flags,
+                          __m256i h[8]) {
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i v[16] = {y_set1(key[0]),  y_set1(key[1]),  y_set1(key[2]),  y_set1(key[3]),
+                   y_set1(key[4]),  y_set1(key[5]),  y_set1(key[6]),  y_set1(key[7]),
+                   y_set1(IV32[0]), y_set1(IV32[1]), y_set1(IV32[2]), y_set1(IV32[3]),
+                   zero,            zero,            y_set1(BLAKE3_BLOCK_LEN),
+                   y_set1((uint32_t)(flags | PARENT))};
+  SEVEN_ROUNDS(y_);
+  for (int i = 0; i < 8; i++) h[i] = y_xor(v[i], v[i + 8]);
+}
+
+/* And for up to four parents in xmm. */
+INLINE void parent4_words(const __m128i m[16], const uint32_t key[8], uint8_t flags,
+                          __m128i h[8]) {
+  const __m128i zero = _mm_setzero_si128();
+  __m128i v[16] = {x_set1(key[0]),  x_set1(key[1]),  x_set1(key[2]),  x_set1(key[3]),
+                   x_set1(key[4]),  x_set1(key[5]),  x_set1(key[6]),  x_set1(key[7]),
+                   x_set1(IV32[0]), x_set1(IV32[1]), x_set1(IV32[2]), x_set1(IV32[3]),
+                   zero,            zero,            x_set1(BLAKE3_BLOCK_LEN),
+                   x_set1((uint32_t)(flags | PARENT))};
+  SEVEN_ROUNDS(x_);
+  for (int i = 0; i < 8; i++) h[i] = x_xor(v[i], v[i + 8]);
+}
+
+/* out <- the sixteen parents of the 32 CVs a (left) then b, word-major. out may alias a or b:
+ * both are read whole before out is written. */
+INLINE void merge16(const __m512i a[8], const __m512i b[8], const uint32_t key[8], uint8_t flags,
+                    __m512i out[8]) {
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28,
+                                         30);
+  const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29,
+                                        31);
+  __m512i m[16];
+  for (int w = 0; w < 8; w++) {
+    m[w] = _mm512_permutex2var_epi32(a[w], even, b[w]);
+    m[8 + w] = _mm512_permutex2var_epi32(a[w], odd, b[w]);
+  }
+  parent16_words(m, key, flags, out);
+}
+
+/* The CV of a parent node whose block is the CVs lo (left) and hi, row-wise: one compression
+ * with no lanes to fill, so about half the latency of a lane-parallel one (the last levels of a
+ * tree are a chain of single compressions, each waiting on the one before). */
+INLINE __m256i parent_rows(__m256i lo, __m256i hi, const uint32_t key[8], uint8_t flags) {
+  __m128i r[4];
+  r[0] = x_ld(key);
+  r[1] = x_ld(key + 4);
+  r[2] = x_ld(IV32);
+  r[3] = _mm_setr_epi32(0, 0, BLAKE3_BLOCK_LEN, flags | PARENT);
+  round_rows(r, lo, hi, SCHEDULE[0]);
+  round_rows(r, lo, hi, SCHEDULE[1]);
+  round_rows(r, lo, hi, SCHEDULE[2]);
+  round_rows(r, lo, hi, SCHEDULE[3]);
+  round_rows(r, lo, hi, SCHEDULE[4]);
+  round_rows(r, lo, hi, SCHEDULE[5]);
+  round_rows(r, lo, hi, SCHEDULE[6]);
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(x_xor(r[0], r[2])), x_xor(r[1], r[3]),
+                                 1);
+}
+
+/* Reduces the sixteen word-major CVs h (the top of a subtree) to its CV (outs 1) or to the CVs
+ * of its two halves (outs 2), written at out. The levels of 8 and 4 parents still fill some
+ * lanes (ymm, then xmm; the message halves are again the even and odd lanes); the last two go
+ * row-wise, where latency, not throughput, is what counts. */
+static void reduce16(const __m512i h[8], const uint32_t key[8], uint8_t flags, size_t outs,
+                     uint8_t *out) {
+  const __m512i even16 = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __m512i odd16 = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 0, 0, 0, 0, 0, 0, 0, 0);
+  __m256i m8[16], h8[8];
+  for (int w = 0; w < 8; w++) {
+    m8[w] = _mm512_castsi512_si256(_mm512_permutexvar_epi32(even16, h[w]));
+    m8[8 + w] = _mm512_castsi512_si256(_mm512_permutexvar_epi32(odd16, h[w]));
+  }
+  parent8_words(m8, key, flags, h8);
+
+  const __m256i even8 = _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0);
+  const __m256i odd8 = _mm256_setr_epi32(1, 3, 5, 7, 0, 0, 0, 0);
+  __m128i m4[16], h4[8];
+  for (int w = 0; w < 8; w++) {
+    m4[w] = _mm256_castsi256_si128(_mm256_permutexvar_epi32(even8, h8[w]));
+    m4[8 + w] = _mm256_castsi256_si128(_mm256_permutexvar_epi32(odd8, h8[w]));
+  }
+  parent4_words(m4, key, flags, h4);
+
+  /* h4[w] lane j is word w of CV j: transpose to four rows, cv[j] = CV j's eight words */
+  __m128i t[8];
+  for (int half = 0; half < 2; half++) {
+    const __m128i *x = h4 + 4 * half;
+    const __m128i ab0 = _mm_unpacklo_epi32(x[0], x[1]), ab1 = _mm_unpackhi_epi32(x[0], x[1]);
+    const __m128i cd0 = _mm_unpacklo_epi32(x[2], x[3]), cd1 = _mm_unpackhi_epi32(x[2], x[3]);
+    t[4 * half + 0] = _mm_unpacklo_epi64(ab0, cd0);
+    t[4 * half + 1] = _mm_unpackhi_epi64(ab0, cd0);
+    t[4 * half + 2] = _mm_unpacklo_epi64(ab1, cd1);
+    t[4 * half + 3] = _mm_unpackhi_epi64(ab1, cd1);
+  }
+  __m256i cv[4];
+  for (int j = 0; j < 4; j++)
+    cv[j] = _mm256_inserti128_si256(_mm256_castsi128_si256(t[j]), t[4 + j], 1);
+
+  /* two independent compressions: the core overlaps them */
+  const __m256i left = parent_rows(cv[0], cv[1], key, flags);
+  const __m256i right = parent_rows(cv[2], cv[3], key, flags);
+  if (outs == 2) {
+    y_st(out, left);
+    y_st(out + 32, right);
+    return;
+  }
+  y_st(out, parent_rows(left, right, key, flags));
+}
+
+/* Levels of pending groups: up to 2^B3S_LEVELS groups, i.e. subtrees of up to 16 << 7 = 2048
+ * chunks (the last group's merges end above the last pending level); 7 x 512 B of stack. */
+#define B3S_LEVELS 7
+_Static_assert((16u << B3S_LEVELS) >= BLAKE3_SUBTREE_MAX, "pending[] too shallow");
+
+void blake3_subtree_avx512(const uint8_t *input, size_t chunks, const uint32_t key[8],
+                           uint64_t counter, uint8_t flags, size_t outs, uint8_t *out) {
+  /* pending[l]: a finished group of sixteen CVs at level l (each the CV of 2^l chunks x 16),
+   * waiting for its right neighbour; merged lazily like a binary counter, so the CVs stay in
+   * L1 and the stack stays small whatever the subtree size. */
+  __m512i pending[B3S_LEVELS][8];
+  __m512i cur[8];
+  const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const size_t groups = chunks / 16;
+  for (size_t g = 0; g < groups; g++) {
+    const uint8_t *in[16];
+    for (int j = 0; j < 16; j++) in[j] = input + (16 * g + (size_t)j) * BLAKE3_CHUNK_LEN;
+    const uint64_t c = counter + 16 * g;
+    const __m512i base = z_set1(blake3_counter_low(c));
+    const __m512i lo = z_add(base, iota);
+    /* a lane whose low word wrapped around carries into the high word */
+    const __mmask16 carry = _mm512_cmplt_epu32_mask(lo, base);
+    const __m512i hi0 = z_set1(blake3_counter_high(c));
+    const __m512i hi = _mm512_mask_add_epi32(hi0, carry, hi0, z_set1(1));
+    hash16_words(in, BLAKE3_CHUNK_LEN / BLAKE3_BLOCK_LEN, key, lo, hi, flags, CHUNK_START,
+                 CHUNK_END, cur);
+    size_t level = 0;
+    for (size_t done = g + 1; (done & 1) == 0; done >>= 1) {
+      merge16(pending[level], cur, key, flags, cur);
+      level++;
+    }
+    if (g + 1 < groups)
+      for (int w = 0; w < 8; w++) pending[level][w] = cur[w];
+  }
+  /* cur is the last group merged with everything before it: the sixteen top CVs */
+  reduce16(cur, key, flags, outs, out);
 }
 
 /* ---- xof_many ------------------------------------------------------------------------- */

@@ -94,14 +94,15 @@
                                 out + (size_t)BLAKE3_BLOCK_LEN * j);                            \
   }
 
-#define B3D_ENTRY(ISA, isa, label, deg, xof)                                                    \
+#define B3D_ENTRY(ISA, isa, label, deg, xof, subtree)                                           \
   [BLAKE3_ISA_##ISA] = {BLAKE3_ISA_##ISA,                                                       \
                         label,                                                                  \
                         deg,                                                                    \
                         blake3_compress_in_place_##isa,                                         \
                         blake3_compress_xof_##isa,                                              \
                         blake3_hash_many_##isa,                                                 \
-                        xof}
+                        xof,                                                                    \
+                        subtree}
 
 B3D_XOF_LOOP(portable)
 #ifdef BLAKE3_HAVE_SSE2
@@ -134,37 +135,39 @@ B3D_XOF_LOOP(vx)
 
 /* Written only by the thread that wins the init race (the RVV degree), read after it publishes. */
 static blake3_kernel b3d_kernels[BLAKE3_ISA_COUNT] = {
-    B3D_ENTRY(PORTABLE, portable, "portable", 1, b3d_xof_loop_portable),
+    B3D_ENTRY(PORTABLE, portable, "portable", 1, b3d_xof_loop_portable, NULL),
 #ifdef BLAKE3_HAVE_SSE2
-    B3D_ENTRY(SSE2, sse2, "sse2", BLAKE3_SSE2_DEGREE, b3d_xof_loop_sse2),
+    B3D_ENTRY(SSE2, sse2, "sse2", BLAKE3_SSE2_DEGREE, b3d_xof_loop_sse2, NULL),
 #endif
 #ifdef BLAKE3_HAVE_SSE41
-    B3D_ENTRY(SSE41, sse41, "sse41", BLAKE3_SSE41_DEGREE, b3d_xof_loop_sse41),
+    B3D_ENTRY(SSE41, sse41, "sse41", BLAKE3_SSE41_DEGREE, b3d_xof_loop_sse41, NULL),
 #endif
 #ifdef BLAKE3_HAVE_AVX2
-    B3D_ENTRY(AVX2, avx2, "avx2", BLAKE3_AVX2_DEGREE, b3d_xof_loop_avx2),
+    B3D_ENTRY(AVX2, avx2, "avx2", BLAKE3_AVX2_DEGREE, b3d_xof_loop_avx2, NULL),
 #endif
 #ifdef BLAKE3_HAVE_AVX512
 #ifdef BLAKE3_HAVE_XOF_MANY_AVX512
-    B3D_ENTRY(AVX512, avx512, "avx512", BLAKE3_AVX512_DEGREE, blake3_xof_many_avx512),
+    B3D_ENTRY(AVX512, avx512, "avx512", BLAKE3_AVX512_DEGREE, blake3_xof_many_avx512,
+              blake3_subtree_avx512),
 #else
-    B3D_ENTRY(AVX512, avx512, "avx512", BLAKE3_AVX512_DEGREE, b3d_xof_loop_avx512),
+    B3D_ENTRY(AVX512, avx512, "avx512", BLAKE3_AVX512_DEGREE, b3d_xof_loop_avx512,
+              blake3_subtree_avx512),
 #endif
 #endif
 #ifdef BLAKE3_HAVE_NEON
-    B3D_ENTRY(NEON, neon, "neon", BLAKE3_NEON_DEGREE, b3d_xof_loop_neon),
+    B3D_ENTRY(NEON, neon, "neon", BLAKE3_NEON_DEGREE, b3d_xof_loop_neon, NULL),
 #endif
 #ifdef BLAKE3_HAVE_VSX
-    B3D_ENTRY(VSX, vsx, "vsx", BLAKE3_VSX_DEGREE, b3d_xof_loop_vsx),
+    B3D_ENTRY(VSX, vsx, "vsx", BLAKE3_VSX_DEGREE, b3d_xof_loop_vsx, NULL),
 #endif
 #ifdef BLAKE3_HAVE_RVV
-    B3D_ENTRY(RVV, rvv, "rvv", 1, b3d_xof_loop_rvv), /* degree set at init */
+    B3D_ENTRY(RVV, rvv, "rvv", 1, b3d_xof_loop_rvv, NULL), /* degree set at init */
 #endif
 #ifdef BLAKE3_HAVE_LSX
-    B3D_ENTRY(LSX, lsx, "lsx", BLAKE3_LSX_DEGREE, b3d_xof_loop_lsx),
+    B3D_ENTRY(LSX, lsx, "lsx", BLAKE3_LSX_DEGREE, b3d_xof_loop_lsx, NULL),
 #endif
 #ifdef BLAKE3_HAVE_VX
-    B3D_ENTRY(VX, vx, "vx", BLAKE3_VX_DEGREE, b3d_xof_loop_vx),
+    B3D_ENTRY(VX, vx, "vx", BLAKE3_VX_DEGREE, b3d_xof_loop_vx, NULL),
 #endif
 };
 

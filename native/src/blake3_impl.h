@@ -8,7 +8,9 @@
  *   compress_xof       one block, row-wise: all 64 output bytes (for the root's XOF)
  *   hash_many          N independent inputs of the same number of blocks, one per SIMD lane
  *
- * and may provide a fourth, xof_many (consecutive root output blocks many at a time).
+ * and may provide a fourth, xof_many (consecutive root output blocks many at a time), and a
+ * fifth, subtree (a whole aligned subtree of chunks to one CV, keeping the CVs in the kernel's
+ * own layout between levels).
  * blake3_dispatch.c picks one set from CPU detection; blake3_tree.c builds the tree above them.
  */
 #ifndef BLAKE3_IMPL_H
@@ -98,6 +100,17 @@ typedef void (*blake3_xof_many_fn)(const uint32_t cv[8], const uint8_t block[BLA
                                    uint8_t block_len, uint64_t counter, uint8_t flags, uint8_t *out,
                                    size_t n);
 
+/* The aligned subtree of `chunks` full chunks at input, whose first chunk is number `counter`
+ * (chunks a power of two, BLAKE3_SUBTREE_MIN..MAX): with outs = 1, out[32] <- its CV; with
+ * outs = 2, out[64] <- the CVs of its two halves (the children of its top node, which may be
+ * the root). Never ROOT. */
+typedef void (*blake3_subtree_fn)(const uint8_t *input, size_t chunks, const uint32_t key[8],
+                                  uint64_t counter, uint8_t flags, size_t outs, uint8_t *out);
+#define BLAKE3_SUBTREE_MIN 16
+#ifndef BLAKE3_SUBTREE_MAX /* a power of two, MIN..2048; tests lower it to reach the split paths */
+#define BLAKE3_SUBTREE_MAX 2048
+#endif
+
 typedef struct {
   enum blake3_isa isa;
   const char *name; /* as -Dblake3.isa spells it: "portable", "sse41", "avx512", ... */
@@ -106,6 +119,7 @@ typedef struct {
   blake3_compress_xof_fn compress_xof;
   blake3_hash_many_fn hash_many;
   blake3_xof_many_fn xof_many; /* never NULL once dispatched: a generic loop stands in */
+  blake3_subtree_fn subtree;   /* NULL: the tree reduces hash_many's CVs itself */
 } blake3_kernel;
 
 /* ---- per-ISA functions ---------------------------------------------------------------- */
@@ -136,6 +150,8 @@ BLAKE3_DECLARE_KERNEL(vx)
 void blake3_xof_many_avx512(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
                             uint8_t block_len, uint64_t counter, uint8_t flags, uint8_t *out,
                             size_t n);
+void blake3_subtree_avx512(const uint8_t *input, size_t chunks, const uint32_t key[8],
+                           uint64_t counter, uint8_t flags, size_t outs, uint8_t *out);
 /* RVV is vector-length agnostic: its lane count is read at run time. */
 size_t blake3_rvv_degree(void);
 

@@ -1,16 +1,23 @@
 /*
  * blake3-fast: the hash tree above the kernels, written once for all of them.
  *
- * No allocation; stack use is bounded (about 10 KiB at the deepest point):
+ * No allocation; stack use is bounded (about 14 KiB at the deepest point, gcc 12 -O3 on x86-64:
+ * blake3_hash_oneshot 2.3 KiB -> b3t_subtree 2.3 KiB -> b3t_wide 5 KiB -> AVX-512 hash_many
+ * 4 KiB; or b3t_subtree -> the AVX-512 subtree 8 KiB. b3t_wide stays out of line so that its
+ * 4 KiB of CVs is on the stack only while it runs, not under every path through its callers):
  *   - a "wide" pass hashes up to B3T_GROUP consecutive chunks through hash_many, `degree` at a
  *     time, then reduces their CVs level by level, again through hash_many with PARENT. Pairing
  *     neighbours and promoting an odd last CV unchanged to the next level builds exactly the
  *     BLAKE3 tree (left subtree = the largest power of two of chunks smaller than the total).
+ *   - a kernel with a subtree function (AVX-512) hashes whole aligned power-of-two subtrees of
+ *     BLAKE3_SUBTREE_MIN..MAX chunks itself instead, keeping the CVs in registers between
+ *     levels; the groups below are then that large.
  *   - a power-of-two subtree larger than one group is hashed group by group, with a stack of
  *     group CVs merged lazily (one merge per trailing zero bit of the number of groups done).
  *   - a one-shot hash peels off left subtrees (largest power of two strictly below what is
- *     left) until at most one group remains, hashes that tail the wide way, then folds the
- *     right spine. Only the root node gets ROOT, in the output stage.
+ *     left) until at most one group remains (or, with a kernel subtree, until what remains is
+ *     a power of two of whole chunks), hashes that tail, then folds the right spine. Only the
+ *     root node gets ROOT, in the output stage.
  */
 #include "blake3_impl.h"
 
@@ -90,9 +97,10 @@ static size_t b3t_reduce(const blake3_kernel *k, uint8_t *cvs, size_t count, siz
 /* Hashes m (1..B3T_GROUP) consecutive chunks starting at chunk `counter`; all are full except
  * that the last holds last_len bytes (1..1024). Reduces to at most `stop` (1 or 2) CVs and
  * writes them to out; returns how many. */
-static size_t b3t_wide(const blake3_kernel *k, const uint8_t *input, size_t m, size_t last_len,
-                       const uint32_t key[8], uint64_t counter, uint8_t flags, size_t stop,
-                       uint8_t *out) {
+__attribute__((noinline)) static size_t b3t_wide(const blake3_kernel *k, const uint8_t *input,
+                                                 size_t m, size_t last_len, const uint32_t key[8],
+                                                 uint64_t counter, uint8_t flags, size_t stop,
+                                                 uint8_t *out) {
   uint8_t cvs[B3T_GROUP * 32];
   const uint8_t *ptrs[BLAKE3_MAX_DEGREE];
   const size_t deg = k->degree;
@@ -111,19 +119,30 @@ static size_t b3t_wide(const blake3_kernel *k, const uint8_t *input, size_t m, s
   return left;
 }
 
+/* The CV of one aligned group of n chunks (a power of two, at most the group size below):
+ * through the kernel's own subtree when it has one and n is large enough, else the wide way. */
+static void b3t_group(const blake3_kernel *k, const uint8_t *input, uint64_t n,
+                      const uint32_t key[8], uint64_t counter, uint8_t flags, uint8_t out[32]) {
+  if (k->subtree != NULL && n >= BLAKE3_SUBTREE_MIN)
+    k->subtree(input, (size_t)n, key, counter, flags, 1, out);
+  else
+    b3t_wide(k, input, (size_t)n, BLAKE3_CHUNK_LEN, key, counter, flags, 1, out);
+}
+
 /* The CV of the aligned subtree of n chunks (a power of two) starting at chunk `counter`. */
 static void b3t_subtree(const blake3_kernel *k, const uint8_t *input, uint64_t n,
                         const uint32_t key[8], uint64_t counter, uint8_t flags, uint8_t out[32]) {
-  if (n <= B3T_GROUP) {
-    b3t_wide(k, input, (size_t)n, BLAKE3_CHUNK_LEN, key, counter, flags, 1, out);
+  const uint64_t group = k->subtree != NULL ? BLAKE3_SUBTREE_MAX : B3T_GROUP;
+  if (n <= group) {
+    b3t_group(k, input, n, key, counter, flags, out);
     return;
   }
   uint8_t stack[B3T_MAX_LEVELS * 32];
   size_t depth = 0;
-  const uint64_t groups = n / B3T_GROUP;
+  const uint64_t groups = n / group;
   for (uint64_t g = 0; g < groups; g++) {
-    b3t_wide(k, input + (size_t)g * B3T_GROUP * BLAKE3_CHUNK_LEN, B3T_GROUP, BLAKE3_CHUNK_LEN,
-             key, counter + g * B3T_GROUP, flags, 1, stack + 32 * depth);
+    b3t_group(k, input + (size_t)(g * group) * BLAKE3_CHUNK_LEN, group, key, counter + g * group,
+              flags, stack + 32 * depth);
     depth++;
     for (uint64_t done = g + 1; (done & 1) == 0; done >>= 1) {
       b3t_parent_cv(k, stack + 32 * (depth - 2), key, flags, stack + 32 * (depth - 2));
@@ -200,10 +219,14 @@ void blake3_hash_oneshot(const blake3_kernel *k, const uint8_t *input, size_t le
   const uint64_t chunks = len / BLAKE3_CHUNK_LEN + (len % BLAKE3_CHUNK_LEN != 0);
   const size_t last_len = len - (size_t)(chunks - 1) * BLAKE3_CHUNK_LEN;
 
+  /* With a kernel subtree, a tail of whole chunks that is a power of two is itself a subtree
+   * (or, for the whole input, two): hash it as such instead of peeling it further into ever
+   * smaller subtrees, each ending in its own narrow levels. */
+  const int whole_tail = k->subtree != NULL && last_len == BLAKE3_CHUNK_LEN;
   uint8_t lefts[B3T_MAX_LEVELS * 32];
   size_t nleft = 0;
   uint64_t pos = 0, remaining = chunks;
-  while (remaining > B3T_GROUP) {
+  while (remaining > B3T_GROUP && !(whole_tail && (remaining & (remaining - 1)) == 0)) {
     const uint64_t size = b3t_floor_pow2(remaining - 1);
     b3t_subtree(k, input + (size_t)pos * BLAKE3_CHUNK_LEN, size, key, pos, flags,
                 lefts + 32 * nleft);
@@ -212,8 +235,22 @@ void blake3_hash_oneshot(const blake3_kernel *k, const uint8_t *input, size_t le
     remaining -= size;
   }
   /* the tail: the whole root when nothing was peeled off, else the last right child */
-  b3t_wide(k, input + (size_t)pos * BLAKE3_CHUNK_LEN, (size_t)remaining, last_len, key, pos,
-           flags, nleft == 0 ? 2 : 1, nleft == 0 ? block : block + 32);
+  const uint8_t *tail = input + (size_t)pos * BLAKE3_CHUNK_LEN;
+  if (whole_tail && (remaining & (remaining - 1)) == 0 && remaining >= BLAKE3_SUBTREE_MIN) {
+    if (nleft > 0) {
+      b3t_subtree(k, tail, remaining, key, pos, flags, block + 32);
+    } else if (remaining <= BLAKE3_SUBTREE_MAX) {
+      k->subtree(tail, (size_t)remaining, key, pos, flags, 2, block);
+    } else {
+      const uint64_t half = remaining / 2;
+      b3t_subtree(k, tail, half, key, pos, flags, block);
+      b3t_subtree(k, tail + (size_t)half * BLAKE3_CHUNK_LEN, half, key, pos + half, flags,
+                  block + 32);
+    }
+  } else {
+    b3t_wide(k, tail, (size_t)remaining, last_len, key, pos, flags, nleft == 0 ? 2 : 1,
+             nleft == 0 ? block : block + 32);
+  }
   if (nleft > 0) {
     for (size_t i = nleft - 1; i >= 1; i--) {
       memcpy(block, lefts + 32 * i, 32);
