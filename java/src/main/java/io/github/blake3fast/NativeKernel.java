@@ -45,10 +45,9 @@ final class NativeKernel implements Kernel {
   }
 
   /**
-   * 64 KiB: the tree above each buffer's 64 chunks then costs about 7% of hashing them (at 16
-   * KiB it was a third, as the last four parent levels each take a whole vector compression),
-   * and streaming 1 MiB in 64-byte updates took 227 instead of 258 us (AVX-512, timing loop).
-   * Twice that gained nothing more.
+   * 64 KiB, measured streaming 1 MiB in 64-byte updates (JMH StreamBench, AVX-512): against
+   * 16 KiB, whose 16 chunks end in four narrow parent levels each, about 13% faster; against
+   * 32 KiB 2-5% faster; 128 KiB gained nothing more in a timing loop.
    */
   @Override
   public int bufferSize() {

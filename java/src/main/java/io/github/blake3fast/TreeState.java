@@ -204,17 +204,17 @@ final class TreeState {
    * (small hashers stay small); a stream that outgrows it gets {@link #MID_BUFFER} bytes, and
    * one that outgrows that too gets the kernel's size, so that small updates reach the kernel
    * in the large batches its fast paths need while a stream of a few KiB never holds 64 KiB.
+   * Growing copies rather than hashes what is buffered: then a stream of small updates is
+   * hashed in whole aligned subtrees of the kernel's size (chunks 0-63, 64-127, ...), each
+   * one kernel subtree with one tree above it, not three.
    */
   private void makeRoom() {
     int target = kernel.bufferSize();
-    if (buf.length < Math.min(MID_BUFFER, target)) {
-      buf = Arrays.copyOf(buf, Math.min(MID_BUFFER, target));
+    if (buf.length < target) {
+      buf = Arrays.copyOf(buf, buf.length < MID_BUFFER ? Math.min(MID_BUFFER, target) : target);
     } else {
       hashWholeChunks(buf, null, 0, bufLen);
       bufLen = 0;
-      if (buf.length < target) {
-        buf = new byte[target]; // empty now: nothing to copy
-      }
     }
   }
 
