@@ -57,7 +57,6 @@ package io.github.blake3fast;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.util.Arrays;
 
 /**
  * The BLAKE3 compression function in Java, in the three shapes the engine needs: a block read
@@ -83,31 +82,11 @@ final class Compress {{
 
   /** Word {{@code i}} of a block of {{@code len}} valid bytes at {{@code off}}: zero past the end. */
   static int partialWord(byte[] b, int off, int len, int i) {{
-    int from = 4 * i;
-    if (from + 4 <= len) {{
-      return (int) LE.get(b, off + from); // a whole word: one load, not four (96 bytes: 30% faster)
-    }}
     int w = 0;
-    for (int k = Math.min(4, len - from) - 1; k >= 0; k--) {{
-      w = (w << 8) | (b[off + from + k] & 0xFF);
+    for (int k = Math.min(4, len - 4 * i) - 1; k >= 0; k--) {{
+      w = (w << 8) | (b[off + 4 * i + k] & 0xFF);
     }}
     return w;
-  }}
-
-  /** A zero-padded copy of a short last block, in a per-thread array (see {{@link #padded}}). */
-  private static final ThreadLocal<byte[]> PAD = ThreadLocal.withInitial(() -> new byte[64]);
-
-  /**
-   * The {{@code len < 64}} bytes at {{@code in[off]}} followed by zeros, in this thread's 64-byte
-   * array. Reading a short block's sixteen words byte by byte inside {{@link #hashOneChunk}} made
-   * a 65-byte hash a third slower than this copy (JMH, JDK 17), and allocating would make a
-   * one-shot hash allocate more than its result.
-   */
-  static byte[] padded(byte[] in, int off, int len) {{
-    byte[] p = PAD.get();
-    System.arraycopy(in, off, p, 0, len);
-    Arrays.fill(p, len, 64, (byte) 0);
-    return p;
   }}
 
   /**
@@ -149,12 +128,12 @@ final class Compress {{
       int blockOff = off + 64 * b;
       int blockLen = b == blocks - 1 ? len - 64 * b : 64;
       int blockFlags = flags | (b == 0 ? 1 : 0) | (b == blocks - 1 ? 2 | 8 : 0);
-      byte[] src = in;
-      if (blockLen < 64) {{
-        src = padded(in, blockOff, blockLen);
-        blockOff = 0;
+      int m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15;
+      if (blockLen == 64) {{
+{chr(10).join(f"{I4}m{i} = (int) LE.get(in, blockOff + {4 * i});" for i in range(16))}
+      }} else {{
+{chr(10).join(f"{I4}m{i} = partialWord(in, blockOff, blockLen, {i});" for i in range(16))}
       }}
-{chr(10).join(f"{I3}int m{i} = (int) LE.get(src, blockOff + {4 * i});" for i in range(16))}
 {chr(10).join(f"{I3}int v{i} = c{i};" for i in range(8))}
 {chr(10).join(f"{I3}int v{8 + i} = {IV[i]};" for i in range(4))}
       int v12 = 0, v13 = 0, v14 = blockLen, v15 = blockFlags;

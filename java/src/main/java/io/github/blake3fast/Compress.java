@@ -6,7 +6,6 @@ package io.github.blake3fast;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.util.Arrays;
 
 /**
  * The BLAKE3 compression function in Java, in the three shapes the engine needs: a block read
@@ -32,31 +31,11 @@ final class Compress {
 
   /** Word {@code i} of a block of {@code len} valid bytes at {@code off}: zero past the end. */
   static int partialWord(byte[] b, int off, int len, int i) {
-    int from = 4 * i;
-    if (from + 4 <= len) {
-      return (int) LE.get(b, off + from); // a whole word: one load, not four (96 bytes: 30% faster)
-    }
     int w = 0;
-    for (int k = Math.min(4, len - from) - 1; k >= 0; k--) {
-      w = (w << 8) | (b[off + from + k] & 0xFF);
+    for (int k = Math.min(4, len - 4 * i) - 1; k >= 0; k--) {
+      w = (w << 8) | (b[off + 4 * i + k] & 0xFF);
     }
     return w;
-  }
-
-  /** A zero-padded copy of a short last block, in a per-thread array (see {@link #padded}). */
-  private static final ThreadLocal<byte[]> PAD = ThreadLocal.withInitial(() -> new byte[64]);
-
-  /**
-   * The {@code len < 64} bytes at {@code in[off]} followed by zeros, in this thread's 64-byte
-   * array. Reading a short block's sixteen words byte by byte inside {@link #hashOneChunk} made
-   * a 65-byte hash a third slower than this copy (JMH, JDK 17), and allocating would make a
-   * one-shot hash allocate more than its result.
-   */
-  static byte[] padded(byte[] in, int off, int len) {
-    byte[] p = PAD.get();
-    System.arraycopy(in, off, p, 0, len);
-    Arrays.fill(p, len, 64, (byte) 0);
-    return p;
   }
 
   /**
@@ -646,27 +625,42 @@ final class Compress {
       int blockOff = off + 64 * b;
       int blockLen = b == blocks - 1 ? len - 64 * b : 64;
       int blockFlags = flags | (b == 0 ? 1 : 0) | (b == blocks - 1 ? 2 | 8 : 0);
-      byte[] src = in;
-      if (blockLen < 64) {
-        src = padded(in, blockOff, blockLen);
-        blockOff = 0;
+      int m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15;
+      if (blockLen == 64) {
+        m0 = (int) LE.get(in, blockOff + 0);
+        m1 = (int) LE.get(in, blockOff + 4);
+        m2 = (int) LE.get(in, blockOff + 8);
+        m3 = (int) LE.get(in, blockOff + 12);
+        m4 = (int) LE.get(in, blockOff + 16);
+        m5 = (int) LE.get(in, blockOff + 20);
+        m6 = (int) LE.get(in, blockOff + 24);
+        m7 = (int) LE.get(in, blockOff + 28);
+        m8 = (int) LE.get(in, blockOff + 32);
+        m9 = (int) LE.get(in, blockOff + 36);
+        m10 = (int) LE.get(in, blockOff + 40);
+        m11 = (int) LE.get(in, blockOff + 44);
+        m12 = (int) LE.get(in, blockOff + 48);
+        m13 = (int) LE.get(in, blockOff + 52);
+        m14 = (int) LE.get(in, blockOff + 56);
+        m15 = (int) LE.get(in, blockOff + 60);
+      } else {
+        m0 = partialWord(in, blockOff, blockLen, 0);
+        m1 = partialWord(in, blockOff, blockLen, 1);
+        m2 = partialWord(in, blockOff, blockLen, 2);
+        m3 = partialWord(in, blockOff, blockLen, 3);
+        m4 = partialWord(in, blockOff, blockLen, 4);
+        m5 = partialWord(in, blockOff, blockLen, 5);
+        m6 = partialWord(in, blockOff, blockLen, 6);
+        m7 = partialWord(in, blockOff, blockLen, 7);
+        m8 = partialWord(in, blockOff, blockLen, 8);
+        m9 = partialWord(in, blockOff, blockLen, 9);
+        m10 = partialWord(in, blockOff, blockLen, 10);
+        m11 = partialWord(in, blockOff, blockLen, 11);
+        m12 = partialWord(in, blockOff, blockLen, 12);
+        m13 = partialWord(in, blockOff, blockLen, 13);
+        m14 = partialWord(in, blockOff, blockLen, 14);
+        m15 = partialWord(in, blockOff, blockLen, 15);
       }
-      int m0 = (int) LE.get(src, blockOff + 0);
-      int m1 = (int) LE.get(src, blockOff + 4);
-      int m2 = (int) LE.get(src, blockOff + 8);
-      int m3 = (int) LE.get(src, blockOff + 12);
-      int m4 = (int) LE.get(src, blockOff + 16);
-      int m5 = (int) LE.get(src, blockOff + 20);
-      int m6 = (int) LE.get(src, blockOff + 24);
-      int m7 = (int) LE.get(src, blockOff + 28);
-      int m8 = (int) LE.get(src, blockOff + 32);
-      int m9 = (int) LE.get(src, blockOff + 36);
-      int m10 = (int) LE.get(src, blockOff + 40);
-      int m11 = (int) LE.get(src, blockOff + 44);
-      int m12 = (int) LE.get(src, blockOff + 48);
-      int m13 = (int) LE.get(src, blockOff + 52);
-      int m14 = (int) LE.get(src, blockOff + 56);
-      int m15 = (int) LE.get(src, blockOff + 60);
       int v0 = c0;
       int v1 = c1;
       int v2 = c2;
