@@ -4,15 +4,15 @@ import java.nio.ByteBuffer;
 import java.util.Objects;
 
 /**
- * The kernel backed by the native library, for one ISA. Every one-shot hash is native, as
- * measured (timing loops and JMH bench/HashBench, JDK 17, AVX-512 host):
+ * The kernel backed by the native library, for one ISA. Every one-shot hash is native; JMH
+ * (bench/HashBench, JDK 17, AVX-512 host, quiet) against the Java engine:
  * <ul>
  *   <li>one block at most (64 bytes, 32-byte result): through {@link ShortHashSlots}, which
- *       pins nothing; 64 bytes take about 70 ns, against 105 ns in Java and 100-110 ns through
- *       the pinning call below, which a call takes when its thread's slot is busy;
+ *       pins nothing: 67 ns against 110 ns. When its thread's slot is busy, a call takes the
+ *       pinning call below instead (about 100-110 ns for 64 bytes in a timing loop);
  *   <li>longer: one JNI call that pins its arrays, in slices of at most {@link #MAX_CALL} bytes
- *       so that a critical section never pins an array for long. From 65 bytes on it beats
- *       Java (65 bytes: about 170 ns against 230; 1000 bytes: 1000 against 1750).
+ *       so that a critical section never pins an array for long: 65 bytes 167 ns against 306,
+ *       1000 bytes 1040 ns against 2470.
  * </ul>
  */
 final class NativeKernel implements Kernel {
