@@ -26,7 +26,7 @@ final class NativeKernel implements Kernel {
 
   private final int isa;
   private final String name;
-  /** Null if the library could not locate direct memory: short hashes then stay in Java. */
+  /** Null if the library could not locate direct memory: short hashes then take the pinning call. */
   final ShortHashSlots slots;
 
   NativeKernel(int isa) {
