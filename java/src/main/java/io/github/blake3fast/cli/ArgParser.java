@@ -105,10 +105,23 @@ final class ArgParser {
       return null;
     }
     if (eq >= 0) {
-      values.put(arg, body.substring(eq + 1));
+      values.put(arg, attached(body.substring(eq + 1)));
       return null;
     }
     return arg;
+  }
+
+  /**
+   * A value given in the same word as its option, after '=': b3sum 1.2.0's parser (clap 2)
+   * drops every '=' it starts with, so {@code --derive-key==ab} and {@code -l==8} mean "ab" and
+   * "8". A value in a word of its own keeps them ({@code --derive-key =ab} means "=ab").
+   */
+  private static String attached(String value) {
+    int i = 0;
+    while (i < value.length() && value.charAt(i) == '=') {
+      i++;
+    }
+    return value.substring(i);
   }
 
   /** Reads a word of short flags; returns the option still waiting for its value, if any. */
@@ -127,7 +140,7 @@ final class ArgParser {
         if (rest.isEmpty()) {
           return arg;
         }
-        values.put(arg, rest.startsWith("=") ? rest.substring(1) : rest);
+        values.put(arg, attached(rest));
         return null;
       }
       i = next;

@@ -195,6 +195,15 @@ class B3sumDiffTest {
       cs.add(c("--derive-key=unicode -l 48", "--derive-key=kontext ✓", "-l", "48", h));
     }
     cs.add(c("--derive-key - (a value)", "--derive-key", "-", h));
+    // clap 2 drops the '=' signs an attached value starts with; a separate word keeps them.
+    cs.add(c("--derive-key==ctx", "--derive-key==ctx", h));
+    cs.add(c("--derive-key===", "--derive-key===", h));
+    cs.add(c("--derive-key =ctx", "--derive-key", "=ctx", h));
+    cs.add(c("--length==8", "--length==8", h));
+    cs.add(c("-l==8", "-l==8", h));
+    cs.add(c("-l=", "-l=", h));
+    cs.add(c("--length=", "--length=", h));
+    cs.add(c("--num-threads==1", "--num-threads==1", h));
     cs.add(c("--derive-key --raw", "--derive-key", "x", "--raw", h));
     cs.add(in("--keyed", key, "--keyed", h, big, sized.get(0)));
     cs.add(in("--keyed -l 80 --no-names", key, "--keyed", "-l", "80", "--no-names", h));
