@@ -42,11 +42,20 @@ final class ShortHashSlots {
     this.address = address;
   }
 
-  /** The slots, or null if the library cannot tell where a direct buffer lives. */
+  /**
+   * The slots, or null (short hashes then take the pinning call) if there is no direct memory
+   * to spare (-XX:MaxDirectMemorySize) or the JVM does not give JNI its address.
+   */
   static ShortHashSlots create() {
-    // Referenced by the instance, so the native memory lives as long as the kernel.
-    ByteBuffer memory = ByteBuffer.allocateDirect(SLOTS * SLOT_LEN).order(ByteOrder.LITTLE_ENDIAN);
-    long address = NativeBlake3.directAddress(memory);
+    ByteBuffer memory;
+    long address;
+    try {
+      // Referenced by the instance, so the native memory lives as long as the kernel.
+      memory = ByteBuffer.allocateDirect(SLOTS * SLOT_LEN).order(ByteOrder.LITTLE_ENDIAN);
+      address = NativeBlake3.directAddress(memory);
+    } catch (OutOfMemoryError | IllegalArgumentException e) {
+      return null;
+    }
     return address == 0 ? null : new ShortHashSlots(memory, address);
   }
 
