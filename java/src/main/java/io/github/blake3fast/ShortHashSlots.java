@@ -17,7 +17,7 @@ import java.util.Objects;
  *
  * <p>A thread claims the slot its thread id picks with one compare-and-set, makes the call and
  * copies the result out. Two threads that pick the same slot at the same moment do not wait:
- * the one that finds it taken hashes in Java instead.
+ * the one that finds it taken makes the pinning JNI call instead.
  */
 final class ShortHashSlots {
   /** Slots, a power of two: enough that threads hashing short inputs at once rarely share one. */
@@ -50,8 +50,10 @@ final class ShortHashSlots {
     ByteBuffer memory;
     long address;
     try {
-      // Referenced by the instance, so the native memory lives as long as the kernel.
-      memory = ByteBuffer.allocateDirect(SLOTS * SLOT_LEN).order(ByteOrder.LITTLE_ENDIAN);
+      // Referenced by the instance, so the native memory lives as long as the kernel. Aligned
+      // to 64 bytes, so that each slot is one cache line.
+      memory = ByteBuffer.allocateDirect(SLOTS * SLOT_LEN + SLOT_LEN - 1).alignedSlice(SLOT_LEN)
+          .order(ByteOrder.LITTLE_ENDIAN);
       address = NativeBlake3.directAddress(memory);
     } catch (OutOfMemoryError | IllegalArgumentException e) {
       return null;
