@@ -184,7 +184,7 @@ class StressGcTest {
       // The live set stays near a third of the heap: 4 MiB of source, two inputs of at most 4 MiB
       // + 1 KiB being hashed, three allocators holding at most three arrays of at most 1 MiB + 64 KiB
       // each. With arrays of up to 2 MiB (about 31 MiB live), Shenandoah on JDK 25 failed an
-      // allocation with OutOfMemoryError once in 7 runs here: large arrays need runs of free
+      // allocation with OutOfMemoryError once in 5 runs here: large arrays need runs of free
       // regions, and regions pinned by JNI critical sections cannot be compacted away.
       byte[] source = new byte[(4 << 20) + 1024];
       new SplittableRandom(1).nextBytes(source);
