@@ -408,44 +408,22 @@ void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, si
  * hash_many would transpose sixteen CVs out and sixteen blocks back in at every level (and its
  * loads would wait on the 16-byte stores that wrote those CVs). */
 
-/* The CVs of sixteen parents whose message words are m[0..15], word-major, into h[0..7]. */
-INLINE void parent16_words(const __m512i m[16], const uint32_t key[8], uint8_t flags,
-                           __m512i h[8]) {
-  const __m512i zero = _mm512_setzero_si512();
-  __m512i v[16] = {z_set1(key[0]),  z_set1(key[1]),  z_set1(key[2]),  z_set1(key[3]),
-                   z_set1(key[4]),  z_set1(key[5]),  z_set1(key[6]),  z_set1(key[7]),
-                   z_set1(IV32[0]), z_set1(IV32[1]), z_set1(IV32[2]), z_set1(IV32[3]),
-                   zero,            zero,            z_set1(BLAKE3_BLOCK_LEN),
-                   z_set1((uint32_t)(flags | PARENT))};
-  SEVEN_ROUNDS(z_);
-  for (int i = 0; i < 8; i++) h[i] = z_xor(v[i], v[i + 8]);
-}
+/* NAME(m, key, flags, h): the CVs of as many parents as VEC has lanes, whose message words are
+ * m[0..15], word-major, into h[0..7]; T is the helper prefix of VEC (z_, y_ or x_). */
+#define PARENT_WORDS(NAME, VEC, T)                                                           \
+  INLINE void NAME(const VEC m[16], const uint32_t key[8], uint8_t flags, VEC h[8]) {        \
+    VEC v[16] = {T##set1(key[0]),  T##set1(key[1]),  T##set1(key[2]),  T##set1(key[3]),      \
+                 T##set1(key[4]),  T##set1(key[5]),  T##set1(key[6]),  T##set1(key[7]),      \
+                 T##set1(IV32[0]), T##set1(IV32[1]), T##set1(IV32[2]), T##set1(IV32[3]),     \
+                 T##set1(0),       T##set1(0),       T##set1(BLAKE3_BLOCK_LEN),              \
+                 T##set1((uint32_t)(flags | PARENT))};                                       \
+    SEVEN_ROUNDS(T);                                                                         \
+    for (int i = 0; i < 8; i++) h[i] = T##xor(v[i], v[i + 8]);                               \
+  }
 
-/* The same for eight parents in ymm (the last levels of a subtree). */
-INLINE void parent8_words(const __m256i m[16], const uint32_t key[8], uint8_t flags,
-                          __m256i h[8]) {
-  const __m256i zero = _mm256_setzero_si256();
-  __m256i v[16] = {y_set1(key[0]),  y_set1(key[1]),  y_set1(key[2]),  y_set1(key[3]),
-                   y_set1(key[4]),  y_set1(key[5]),  y_set1(key[6]),  y_set1(key[7]),
-                   y_set1(IV32[0]), y_set1(IV32[1]), y_set1(IV32[2]), y_set1(IV32[3]),
-                   zero,            zero,            y_set1(BLAKE3_BLOCK_LEN),
-                   y_set1((uint32_t)(flags | PARENT))};
-  SEVEN_ROUNDS(y_);
-  for (int i = 0; i < 8; i++) h[i] = y_xor(v[i], v[i + 8]);
-}
-
-/* And for up to four parents in xmm. */
-INLINE void parent4_words(const __m128i m[16], const uint32_t key[8], uint8_t flags,
-                          __m128i h[8]) {
-  const __m128i zero = _mm_setzero_si128();
-  __m128i v[16] = {x_set1(key[0]),  x_set1(key[1]),  x_set1(key[2]),  x_set1(key[3]),
-                   x_set1(key[4]),  x_set1(key[5]),  x_set1(key[6]),  x_set1(key[7]),
-                   x_set1(IV32[0]), x_set1(IV32[1]), x_set1(IV32[2]), x_set1(IV32[3]),
-                   zero,            zero,            x_set1(BLAKE3_BLOCK_LEN),
-                   x_set1((uint32_t)(flags | PARENT))};
-  SEVEN_ROUNDS(x_);
-  for (int i = 0; i < 8; i++) h[i] = x_xor(v[i], v[i + 8]);
-}
+PARENT_WORDS(parent16_words, __m512i, z_) /* sixteen parents */
+PARENT_WORDS(parent8_words, __m256i, y_)  /* eight: the last levels of a subtree */
+PARENT_WORDS(parent4_words, __m128i, x_)  /* up to four */
 
 /* out <- the sixteen parents of the 32 CVs a (left) then b, word-major. out may alias a or b:
  * both are read whole before out is written. */

@@ -68,20 +68,13 @@ class LoaderMuslTest {
 
   @Test
   void theBuildCheckFailsOnANewerGlibcSymbol() throws IOException {
-    String cc = onPath("cc") != null ? onPath("cc") : onPath("gcc");
+    String cc = cCompiler();
     assumeTrue(cc != null && onPath("readelf") != null, "SKIPPED: needs a C compiler and readelf");
     assumeTrue(System.getProperty("os.arch").equals("amd64"), "SKIPPED: the GLIBC_2.17 floor is checked on x86_64 here");
-    Path dir = Fixture.newDir("check-newer");
-    Path src = dir.resolve("lib.c");
     // getrandom appeared in glibc 2.25; everything else about this library is as it should be.
-    Files.writeString(src, "#include <sys/random.h>\n"
+    Result r = checkFakeLibrary(cc, "check-newer", "#include <sys/random.h>\n"
         + "__attribute__((visibility(\"default\"))) int JNI_OnLoad(void *vm, void *r) {\n"
         + "  char b[8]; (void)vm; (void)r; return (int)getrandom(b, sizeof b, 0);\n}\n");
-    Path lib = dir.resolve("linux-x86_64/libblake3fast.so");
-    Files.createDirectories(lib.getParent());
-    Result c = sh(dir, cc, "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-o", lib.toString(), src.toString());
-    assertEquals(0, c.exit, c::toString);
-    Result r = sh(dir, "bash", REPO.resolve("native/build-host.sh").toString(), "--check", dir.toString());
     assertNotEquals(0, r.exit, r::toString);
     assertTrue(r.out.contains("needs GLIBC_2.25 (newer than 2.17)") || r.err.contains("needs GLIBC_2.25 (newer than 2.17)"), r::toString);
     assertTrue(r.out.contains("getrandom@GLIBC_2.25") || r.err.contains("getrandom@GLIBC_2.25"), r::toString);
@@ -89,24 +82,38 @@ class LoaderMuslTest {
 
   @Test
   void theBuildCheckFailsOnAFunctionMuslLacks() throws IOException {
-    String cc = onPath("cc") != null ? onPath("cc") : onPath("gcc");
+    String cc = cCompiler();
     assumeTrue(cc != null && onPath("readelf") != null, "SKIPPED: needs a C compiler and readelf");
     assumeTrue(Files.isRegularFile(Paths.get("/lib/x86_64-linux-musl/libc.so")),
         "SKIPPED: Debian's musl package is not installed (apt-get install musl musl-tools)");
-    Path dir = Fixture.newDir("check-musl");
-    Path src = dir.resolve("lib.c");
     // _FORTIFY_SOURCE turns snprintf into __snprintf_chk: glibc has it (2.3.4), musl does not.
-    Files.writeString(src, "#include <stdio.h>\nstatic char buf[64];\n"
+    Result r = checkFakeLibrary(cc, "check-musl", "#include <stdio.h>\nstatic char buf[64];\n"
         + "__attribute__((visibility(\"default\"))) int JNI_OnLoad(void *vm, void *r) {\n"
-        + "  (void)r; return snprintf(buf, sizeof buf - (vm != 0), \"%p\", vm);\n}\n");
-    Path lib = dir.resolve("linux-x86_64/libblake3fast.so");
-    Files.createDirectories(lib.getParent());
-    Result c = sh(dir, cc, "-O2", "-D_FORTIFY_SOURCE=2", "-shared", "-fPIC", "-fvisibility=hidden", "-o", lib.toString(),
-        src.toString());
-    assertEquals(0, c.exit, c::toString);
-    Result r = sh(dir, "bash", REPO.resolve("native/build-host.sh").toString(), "--check", dir.toString());
+        + "  (void)r; return snprintf(buf, sizeof buf - (vm != 0), \"%p\", vm);\n}\n", "-D_FORTIFY_SOURCE=2");
     assertNotEquals(0, r.exit, r::toString);
     assertTrue(r.err.contains("imports what musl's libc") && r.err.contains("__snprintf_chk"), r::toString);
+  }
+
+  /**
+   * Builds {@code source} with {@code cc} (and {@code flags}) as the x86-64 library of a new
+   * directory, and runs the build's check (native/build-host.sh --check) over it.
+   */
+  private static Result checkFakeLibrary(String cc, String label, String source, String... flags) throws IOException {
+    Path dir = Fixture.newDir(label);
+    Path src = dir.resolve("lib.c");
+    Files.writeString(src, source);
+    Path lib = dir.resolve("linux-x86_64/libblake3fast.so");
+    Files.createDirectories(lib.getParent());
+    List<String> cmd = new ArrayList<>(List.of(cc, "-O2"));
+    cmd.addAll(List.of(flags));
+    cmd.addAll(List.of("-shared", "-fPIC", "-fvisibility=hidden", "-o", lib.toString(), src.toString()));
+    Result c = sh(dir, cmd.toArray(new String[0]));
+    assertEquals(0, c.exit, c::toString);
+    return sh(dir, "bash", REPO.resolve("native/build-host.sh").toString(), "--check", dir.toString());
+  }
+
+  private static String cCompiler() {
+    return onPath("cc") != null ? onPath("cc") : onPath("gcc");
   }
 
   /** Builds fake_jvm.c with compiler in a new directory, runs it on the host library there. */
@@ -165,7 +172,7 @@ class LoaderMuslTest {
   @Test
   void loadsAndHashesUnderGlibcsDynamicLoader() throws IOException {
     Fixture.library();
-    String cc = onPath("cc") != null ? onPath("cc") : onPath("gcc");
+    String cc = cCompiler();
     assumeTrue(cc != null, "SKIPPED: no C compiler");
     fakeJvm(cc, "glibc", "io.github.blake3fast.NativeBlake3");
   }
