@@ -240,6 +240,14 @@ class JcaTest {
     direct.put(in).flip();
     copy.update(direct);
     assertArrayEquals(want, copy.doFinal());
+    // Ranges outside the array: an exception, and the input so far is kept.
+    copy.update(in, 0, 100);
+    assertThrows(IllegalArgumentException.class, () -> copy.update(in, -1, 5));
+    assertThrows(IllegalArgumentException.class, () -> copy.update(in, 5, in.length));
+    assertThrows(IllegalArgumentException.class, () -> copy.update(in, 0, -1));
+    assertThrows(IllegalArgumentException.class, () -> copy.update((ByteBuffer) null));
+    copy.update(in, 100, in.length - 100);
+    assertArrayEquals(want, copy.doFinal());
     Mac fresh = (Mac) Mac.getInstance("BLAKE3", P).clone();
     assertThrows(IllegalStateException.class, () -> fresh.update((byte) 0), "a clone without a key has none");
   }
