@@ -32,10 +32,12 @@ final class Blake3Mac extends MacSpi implements Cloneable {
           + params.getClass().getName());
     }
     byte[] raw = rawKey(key);
+    int[] words = Spec.keyWords(raw);
+    Arrays.fill(raw, (byte) 0);
     try {
-      state = new TreeState(Engine.kernel(), Spec.keyWords(raw), Spec.KEYED_HASH);
+      state = new TreeState(Engine.kernel(), words, Spec.KEYED_HASH);
     } finally {
-      Arrays.fill(raw, (byte) 0);
+      Arrays.fill(words, 0);
     }
   }
 

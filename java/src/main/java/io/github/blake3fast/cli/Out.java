@@ -12,9 +12,10 @@ import java.nio.charset.StandardCharsets;
  * stays behind, as a line-buffered stream would keep it. So {@code 2>&1} interleaves the same.
  *
  * <p>A failed write to stdout (a full disk, a closed pipe) throws {@link Lost} from whichever
- * call wrote, so the run ends there, as the official tool's does; from then on stdout is
- * dropped. Because stdout is flushed before every stderr message, no message that the official
- * tool would not have reached before losing the same line gets out.
+ * call wrote, and the run ends there, as the official tool's does; from then on stdout is
+ * dropped. The official tool writes every line as it is printed and so fails earlier, but
+ * since complete lines go out before any stderr message, the messages printed before the
+ * failure are the same.
  */
 final class Out {
   private static final int LIMIT = 1 << 16;

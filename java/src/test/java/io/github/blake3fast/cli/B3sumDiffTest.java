@@ -463,9 +463,9 @@ class B3sumDiffTest {
   }
 
   /**
-   * Where the official tool loses output without a word, ours still reports it: its --raw
-   * output up to 1 KiB waits in Rust's stdout buffer, whose flush at exit ignores errors;
-   * --help cannot fail in clap 2; --tag is newer than 1.2.0.
+   * Where the official tool loses output without a word, ours still reports it: its short
+   * --raw output (up to a few hundred bytes) waits in Rust's stdout buffer, whose flush at exit
+   * ignores errors; its --help ignores them too; --tag is newer than 1.2.0.
    */
   @Test
   void lostOutputAlwaysReported() throws Exception {
