@@ -5,6 +5,7 @@ import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 
 /**
@@ -17,11 +18,10 @@ public final class B3sum {
 
   public static void main(String[] args) {
     quietLibraryLogging();
-    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false);
-    PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), false);
-    int status = run(args, new FileInputStream(FileDescriptor.in), out, err);
-    out.flush();
-    err.flush();
+    // Not System.out: a PrintStream swallows write errors, and a lost output must not succeed.
+    // Out buffers and flushes itself.
+    int status = run(args, new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out),
+        new FileOutputStream(FileDescriptor.err));
     System.exit(status);
   }
 
@@ -41,15 +41,27 @@ public final class B3sum {
 
   /**
    * Runs b3sum with these arguments and streams and returns its exit status. Nothing is closed.
+   * An {@code IOException} from {@code stdout} ends the run with a message on {@code stderr}
+   * and status {@value #OUTPUT_LOST} (a {@link PrintStream} is asked through
+   * {@link PrintStream#checkError}, which cannot say why).
    */
-  public static int run(String[] args, InputStream stdin, PrintStream stdout, PrintStream stderr) {
+  public static int run(String[] args, InputStream stdin, OutputStream stdout, OutputStream stderr) {
     Out out = new Out(stdout, stderr);
     try {
-      return new B3sum.Run(stdin, out).run(args);
-    } finally {
+      int status = new B3sum.Run(stdin, out).run(args);
       out.flushAll();
+      return status;
+    } catch (Out.Lost e) {
+      out.error("failed printing to stdout: " + OsErrors.describe(e.reason()));
+      return OUTPUT_LOST;
     }
   }
+
+  /**
+   * The status when printing to stdout fails: the official tool panics then, and 101 is the
+   * status of a Rust panic. Its message is the panic's: {@code failed printing to stdout: ...}.
+   */
+  static final int OUTPUT_LOST = 101;
 
   /** More threads than this on one file cannot help; the official tool would start them all. */
   private static final int MAX_THREADS = 256;
@@ -123,9 +135,6 @@ public final class B3sum {
             failed = true;
             out.error(f + ": " + e.getMessage());
           }
-          if (out.broken()) {
-            return 1;
-          }
         }
       }
       return failed ? 1 : 0;
@@ -146,7 +155,15 @@ public final class B3sum {
       }
       HashOutput hash = inputs.hash(name, seek, want);
       if (o.raw) {
-        Emit.raw(hash, length(o, seek), out);
+        long len = length(o, seek);
+        try {
+          Emit.raw(hash, len, out);
+          out.flushAll();
+        } catch (Out.Lost e) {
+          // The official tool writes raw output with write_all and reports its failure as this
+          // input's: "b3sum: NAME: No space left on device (os error 28)", status 1.
+          throw new Inputs.Failure(OsErrors.describe(e.reason()));
+        }
         return;
       }
       if (o.noNames) {

@@ -1,6 +1,9 @@
 package io.github.blake3fast.cli;
 
-/** Writes a number of output bytes (an unsigned 64-bit count), in hex or raw, in chunks. */
+/**
+ * Writes a number of output bytes (an unsigned 64-bit count), in hex or raw, in chunks. A
+ * failed write ends it with {@link Out.Lost}.
+ */
 final class Emit {
   private Emit() {}
 
@@ -20,9 +23,6 @@ final class Emit {
       }
       out.write(text, 0, 2 * n);
       left -= n;
-      if (left != 0 && out.broken()) {
-        return;
-      }
     }
   }
 
@@ -34,9 +34,6 @@ final class Emit {
       reader.read(bin, 0, n);
       out.write(bin, 0, n);
       left -= n;
-      if (left != 0 && out.broken()) {
-        return;
-      }
     }
   }
 }

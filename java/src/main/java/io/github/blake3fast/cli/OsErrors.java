@@ -33,6 +33,7 @@ final class OsErrors {
     {"24", "Too many open files"},
     {"26", "Text file busy"},
     {"27", "File too large"},
+    {"28", "No space left on device"},
     {"29", "Illegal seek"},
     {"32", "Broken pipe"},
     {"36", "File name too long"},
@@ -43,6 +44,7 @@ final class OsErrors {
     {"110", "Connection timed out"},
     {"116", "Stale file handle"},
     {"121", "Remote I/O error"},
+    {"122", "Disk quota exceeded"},
   };
 
   static final String NOT_FOUND = text(2);

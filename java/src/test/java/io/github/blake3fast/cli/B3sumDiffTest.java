@@ -98,6 +98,10 @@ class B3sumDiffTest {
 
   @AfterAll
   static void cleanUp() throws IOException {
+    if (jar != null) {
+      Files.delete(jar);
+      jar = null;
+    }
     if (dir == null) {
       return;
     }
@@ -419,10 +423,108 @@ class B3sumDiffTest {
     assertTrue(new String(checkTag.err, StandardCharsets.UTF_8).startsWith("error: The argument '--tag' cannot be used with '--check'\n"));
   }
 
+  /**
+   * Output that cannot be written: stdout on /dev/full (ENOSPC), or on a pipe whose reader has
+   * gone (EPIPE). The official tool panics on a failed print (status 101, "failed printing to
+   * stdout: ..."; its panic wrapper is taken off before comparing, see {@link #unpanic}), and
+   * with --raw reports the failed write as the input's error (status 1). Ours runs as
+   * {@code java -jar}: only a real file descriptor fails like this.
+   */
+  @Test
+  void lostOutputSameAsOfficial() throws Exception {
+    String h = p("hello");
+    Files.write(dir.resolve("lost-sums.b3"), official(c("", h, big, p("with space"))).out);
+    String sums = p("lost-sums.b3");
+    List<String> all = new ArrayList<>(sized);
+    all.add(big);
+    Case[] full = {
+      c("one file", h),
+      c("many files", all.toArray(new String[0])),
+      c("--no-names", "--no-names", h),
+      c("-l 100000", "-l", "100000", h),
+      c("an error, then a lost line", p("nope"), h),
+      c("a lost line, then an error", h, p("nope")),
+      c("--check", "-c", sums),
+      c("--check, then a missing checkfile", "-c", sums, p("nope.b3")),
+      c("--check --quiet, all OK: nothing to lose", "-c", "--quiet", sums),
+      c("--raw -l 10000", "--raw", "-l", "10000", h),
+      c("--keyed without a key: nothing printed", "--keyed", h),
+    };
+    for (Case k : full) {
+      compareLost(k, false);
+    }
+    Case[] closedPipe = {
+      c("-l 1000000", "-l", "1000000", h),
+      c("--raw -l 1000000", "--raw", "-l", "1000000", h),
+    };
+    for (Case k : closedPipe) {
+      compareLost(k, true);
+    }
+  }
+
+  /**
+   * Where the official tool loses output without a word, ours still reports it: its short
+   * --raw output (up to a few hundred bytes) waits in Rust's stdout buffer, whose flush at exit
+   * ignores errors; its --help ignores them too; --tag is newer than 1.2.0.
+   */
+  @Test
+  void lostOutputAlwaysReported() throws Exception {
+    String h = p("hello");
+    String full = "No space left on device (os error 28)";
+    Result raw = oursLosingOutput(c("--raw", "--raw", h), false);
+    assertEquals("b3sum: " + h + ": " + full + "\n", new String(raw.err, StandardCharsets.UTF_8));
+    assertEquals(1, raw.status);
+    for (Case k : new Case[] {c("--tag", "--tag", h), c("--help", "--help"), in("stdin", utf8("abc"))}) {
+      Result r = oursLosingOutput(k, false);
+      assertEquals("b3sum: failed printing to stdout: " + full + "\n", new String(r.err, StandardCharsets.UTF_8), k.label);
+      assertEquals(B3sum.OUTPUT_LOST, r.status, k.label);
+    }
+  }
+
+  private static void compareLost(Case k, boolean closedPipe) throws Exception {
+    Result official = execLosingOutput(officialCommand(k), k.stdin, closedPipe);
+    Result ours = oursLosingOutput(k, closedPipe);
+    String how = closedPipe ? " (closed pipe)" : " (/dev/full)";
+    compare(new Case(k.label + how, k.stdin, k.args), new Result(official.out, unpanic(official.err), official.status), ours);
+  }
+
+  private static Result oursLosingOutput(Case k, boolean closedPipe) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(javaCommand(), "-XX:TieredStopAtLevel=1", "-jar", jar().toString()));
+    cmd.addAll(Arrays.asList(k.args));
+    return execLosingOutput(cmd, k.stdin, closedPipe);
+  }
+
+  private static final java.util.regex.Pattern PANIC =
+      java.util.regex.Pattern.compile("thread '[^'\n]*' panicked at '(.*?)', [^\n]*\n(?:note: [^\n]*\n)?");
+
+  /**
+   * The official tool's panic report ({@code thread '<unnamed>' panicked at 'MSG', FILE:LINE}
+   * and a note on backtraces) as ours words it: {@code b3sum: MSG}.
+   */
+  private static byte[] unpanic(byte[] err) {
+    String s = new String(err, StandardCharsets.UTF_8);
+    return utf8(PANIC.matcher(s).replaceAll("b3sum: $1\n"));
+  }
+
+  /**
+   * Runs a command with stdout on /dev/full or on a pipe closed before the command writes
+   * (the outputs used are larger than a pipe's buffer, so a write fails either way).
+   */
+  private static Result execLosingOutput(List<String> cmd, byte[] stdin, boolean closedPipe) throws Exception {
+    ProcessBuilder pb = environment(new ProcessBuilder(cmd));
+    if (!closedPipe) {
+      pb.redirectOutput(new File("/dev/full"));
+    }
+    Process proc = pb.start();
+    if (closedPipe) {
+      proc.getInputStream().close();
+    }
+    return finish(cmd, proc, stdin);
+  }
+
   /** A few cases through {@code java -jar}, with relative names and a working directory. */
   @Test
   void sameAsOfficialThroughJavaJar() throws Exception {
-    Path jar = jar();
     byte[] key = new byte[32];
     Arrays.fill(key, (byte) 9);
     Case[] cases = {
@@ -437,17 +539,31 @@ class B3sumDiffTest {
     Files.write(dir.resolve("rel-sums.b3"), official(new Case("", NONE, "hello", "big.bin", "new\nline")).out);
     String hh = hex("hello");
     Files.write(dir.resolve("rel-mixed.b3"), utf8(hh + "  hello\n" + hh + "  nope\n" + hh + "  size-0\n\n"));
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     for (Case k : cases) {
-      List<String> cmd = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-jar", jar.toString()));
+      List<String> cmd = new ArrayList<>(List.of(javaCommand(), "-XX:TieredStopAtLevel=1", "-jar", jar().toString()));
       cmd.addAll(Arrays.asList(k.args));
       compare(k, official(k), exec(cmd, k.stdin));
     }
-    Files.delete(jar);
   }
 
-  /** A jar like the one Maven packages, made from the compiled classes (the tests run before packaging). */
-  private static Path jar() throws IOException {
+  private static String javaCommand() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  private static Path jar;
+
+  /**
+   * A jar like the one Maven packages, made from the compiled classes (the tests run before
+   * packaging); made once, deleted with the corpus.
+   */
+  private static synchronized Path jar() throws IOException {
+    if (jar == null) {
+      jar = makeJar();
+    }
+    return jar;
+  }
+
+  private static Path makeJar() throws IOException {
     Path classes = Path.of(B3sum.class.getProtectionDomain().getCodeSource().getLocation().getPath());
     Path jar = Files.createTempFile("b3sum-test", ".jar");
     Manifest mf = new Manifest();
@@ -479,20 +595,36 @@ class B3sumDiffTest {
   }
 
   private static Result official(Case k) throws Exception {
+    return exec(officialCommand(k), k.stdin);
+  }
+
+  private static List<String> officialCommand(Case k) {
     List<String> cmd = new ArrayList<>();
     cmd.add(OFFICIAL);
     cmd.addAll(Arrays.asList(k.args));
-    return exec(cmd, k.stdin);
+    return cmd;
+  }
+
+  private static ProcessBuilder environment(ProcessBuilder pb) {
+    pb.directory(dir.toFile());
+    pb.environment().remove("RAYON_NUM_THREADS");
+    pb.environment().remove("RUST_BACKTRACE"); // a panic's report then has no backtrace
+    pb.environment().put("LC_ALL", "C.UTF-8");
+    return pb;
   }
 
   private static Result exec(List<String> cmd, byte[] stdin) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
-    pb.environment().remove("RAYON_NUM_THREADS");
-    pb.environment().put("LC_ALL", "C.UTF-8");
-    Process proc = pb.start();
+    Process proc = environment(new ProcessBuilder(cmd)).start();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
     Thread to = pump(proc.getInputStream(), out);
+    Result r = finish(cmd, proc, stdin);
+    to.join();
+    return new Result(out.toByteArray(), r.err, r.status);
+  }
+
+  /** Feeds stdin, collects stderr and waits; stdout is collected elsewhere, if at all. */
+  private static Result finish(List<String> cmd, Process proc, byte[] stdin) throws Exception {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
     Thread te = pump(proc.getErrorStream(), err);
     try (OutputStream o = proc.getOutputStream()) {
       o.write(stdin);
@@ -503,9 +635,8 @@ class B3sumDiffTest {
       proc.destroyForcibly();
       fail("timed out: " + cmd);
     }
-    to.join();
     te.join();
-    return new Result(out.toByteArray(), err.toByteArray(), proc.exitValue());
+    return new Result(new byte[0], err.toByteArray(), proc.exitValue());
   }
 
   private static Thread pump(InputStream in, ByteArrayOutputStream sink) {

@@ -8,6 +8,7 @@ import io.github.blake3fast.Blake3;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -182,5 +183,92 @@ class B3sumTest {
     assertEquals(CliArg.NO_NAMES, Suggest.closestLong("nonames"));
     assertEquals(CliArg.HELP, Suggest.closestLong("he"));
     assertEquals(null, Suggest.closestLong("foo"));
+  }
+
+  /** Takes {@code room} bytes, then fails every write as a full disk does. */
+  private static final class FullDisk extends OutputStream {
+    final ByteArrayOutputStream kept = new ByteArrayOutputStream();
+    final int room;
+    int failedWrites;
+
+    FullDisk(int room) {
+      this.room = room;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      if (kept.size() + len > room) {
+        failedWrites++;
+        throw new IOException("No space left on device");
+      }
+      kept.write(b, off, len);
+    }
+  }
+
+  private static Run runInto(OutputStream stdout, String... args) {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = B3sum.run(args, new ByteArrayInputStream(new byte[0]), stdout, err);
+    return new Run(null, err.toString(StandardCharsets.UTF_8), status);
+  }
+
+  private static final String NO_SPACE = "No space left on device (os error 28)";
+
+  @Test
+  void lostOutputEndsTheRunWithAMessage() throws IOException {
+    Path a = file("a", "hello");
+    Path b = file("b", "world");
+    String lost = "b3sum: failed printing to stdout: " + NO_SPACE + "\n";
+    String[][] runs = {{a.toString(), b.toString()}, {"--tag", a.toString()}, {"--no-names", "-l", "100000", a.toString()},
+      {"--help"}, {"-c", file("sums", HELLO + "  " + a + "\n").toString()}};
+    for (String[] args : runs) {
+      FullDisk disk = new FullDisk(0);
+      Run r = runInto(disk, args);
+      assertEquals(lost, r.err, String.join(" ", args));
+      assertEquals(B3sum.OUTPUT_LOST, r.status, String.join(" ", args));
+      assertEquals(1, disk.failedWrites, "the run ends at the first failed write: " + String.join(" ", args));
+    }
+    // A message due before the lost line gets out first; one due after it does not.
+    Path nope = dir.resolve("nope");
+    assertEquals("b3sum: " + nope + ": No such file or directory (os error 2)\n" + lost,
+        runInto(new FullDisk(0), nope.toString(), a.toString()).err);
+    assertEquals(lost, runInto(new FullDisk(0), a.toString(), nope.toString()).err);
+    // Output gigabytes long stops at the first failure, not at its end.
+    FullDisk some = new FullDisk(200_000);
+    Run huge = runInto(some, "-l", "1000000000000", a.toString());
+    assertEquals(lost, huge.err);
+    assertEquals(1, some.failedWrites);
+  }
+
+  @Test
+  void lostRawOutputIsTheInputsError() throws IOException {
+    Path a = file("a", "hello");
+    for (String len : new String[] {"32", "100000"}) {
+      Run r = runInto(new FullDisk(10), "--raw", "-l", len, a.toString());
+      assertEquals("b3sum: " + a + ": " + NO_SPACE + "\n", r.err, "-l " + len);
+      assertEquals(1, r.status);
+    }
+  }
+
+  @Test
+  void aPrintStreamsHiddenErrorStillCounts() throws IOException {
+    Path a = file("a", "hello");
+    Run r = runInto(new PrintStream(new FullDisk(0), true, StandardCharsets.UTF_8), a.toString());
+    assertEquals("b3sum: failed printing to stdout: write error (the PrintStream does not say which)\n", r.err);
+    assertEquals(B3sum.OUTPUT_LOST, r.status);
+  }
+
+  @Test
+  void aFailingStderrKeepsTheStatus() throws IOException {
+    Path a = file("a", "hello");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int status = B3sum.run(new String[] {dir.resolve("nope").toString(), a.toString()},
+        new ByteArrayInputStream(new byte[0]), out, new FullDisk(0));
+    assertEquals(1, status);
+    assertEquals(HELLO + "  " + a + "\n", out.toString(StandardCharsets.UTF_8));
   }
 }
