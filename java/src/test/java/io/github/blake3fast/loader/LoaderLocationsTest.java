@@ -189,6 +189,33 @@ class LoaderLocationsTest {
         "unsafe " + planted + " (owned by uid 65534, this process runs as uid 0)");
   }
 
+  @Test
+  void aLocationBelowADirectoryOthersCanWriteIsRefused() throws IOException {
+    byte[] lib = Fixture.library();
+    Jvm j = new Jvm(Fixture.newDir("open-parent"), Fixture.jar());
+    // Not the parent but one above it: whoever can rename "open/a" can swap everything below it.
+    Path open = j.work.resolve("open");
+    Path dir = open.resolve("a/libs");
+    Files.createDirectories(dir);
+    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxr-x"));
+    LoaderSwitchesTest.expectRefused(j.opt("-Dblake3.native.dir=" + dir), "unsafe " + dir + " (" + open
+        + " may be changed by others: writable by group or others, without the sticky bit)");
+    assertEquals(List.of(), Fixture.list(dir), "nothing written below it");
+
+    // The default location in a temp directory others may write: skipped, with a warning.
+    Jvm k = new Jvm(Fixture.newDir("open-tmp"), Fixture.jar());
+    Files.setPosixFilePermissions(k.tmp(), PosixFilePermissions.fromString("rwxrwxrwx"));
+    Result r = k.run();
+    assertSkippedWithAWarning(r, Fixture.assertOneLibrary(k.homeCache(), lib), "unsafe " + k.tmpCache(Fixture.uid()) + " ("
+        + k.tmp() + " may be changed by others: writable by group or others, without the sticky bit)");
+    assertFalse(Files.exists(k.tmpCache(Fixture.uid())), "nothing made in it");
+
+    // Sticky, as /tmp is: others may add entries but not rename or remove ours.
+    Files.setAttribute(k.tmp(), "unix:mode", 01777);
+    k.run().assertNative().assertQuiet();
+    Fixture.assertOneLibrary(k.tmpCache(Fixture.uid()), lib);
+  }
+
   /**
    * Native from {@code file}, and one warning that names the location(s) refused as unsafe on the
    * way: someone else could change them, which is worth knowing even though another one worked.
