@@ -26,15 +26,24 @@ import java.util.Set;
  * component sits in a directory already shown to be out of others' reach, so none of them can be
  * swapped after it was checked. The loader then writes, compares and loads through that real
  * path only, never again through the name it was given; the JDK's own realpath of it yields the
- * same path. A symbolic link on the given name must belong to root or this user too: one planted
- * by someone else could not swap anything once resolved, but would choose where we write.
- * Mounts are no gap: only root can mount over a path in this process's namespace, and a bind
- * mount shows the same directory, with the same owner and mode, that the checks look at.
+ * same path, and a file found there is reused only when it is root's or ours and others cannot
+ * write it ({@link #ownFile}).
  *
- * <p>An explicit library ({@code -Dblake3.native.path}) is a file the user chose, owner and all,
- * so its owners are not restricted; no one else may change it: the file and every directory on
- * its real path must not be writable by group or others (sticky directories excepted). It must be
- * a regular file, which also keeps FIFOs (an open that blocks) and devices (endless reads) out.
+ * <p>The name as given is walked the same way before it is resolved: every directory it passes
+ * through must pass the same test, and every symbolic link on it must be root's or this user's.
+ * Otherwise someone who can write there could point the name at another (safe) place of their
+ * choosing while it is resolved, and choose where we write. {@code ..} is resolved lexically on
+ * the given name (as the JDK does for these properties) and by the kernel on the real path; both
+ * routes are checked. Mounts are no gap: only root can mount over a path in this process's mount
+ * namespace, and a bind mount shows the same directory, with the same owner and mode, that the
+ * checks look at.
+ *
+ * <p>An explicit library ({@code -Dblake3.native.path}) is a file the user chose, owners and all,
+ * so owners are not restricted there; no one else may change it: the file and every directory on
+ * its name and real path must not be writable by group or others (sticky directories excepted).
+ * It must be a regular file, which keeps FIFOs (an open that blocks) and devices (endless reads)
+ * out; its type is read only once its directories are shown out of others' reach, so it stays
+ * what it was seen as until it is opened.
  *
  * <p>When this process's uid cannot be read ({@code /proc} missing), owners are not checked,
  * only modes.
@@ -70,7 +79,7 @@ final class TrustedPaths {
    */
   Path privateDirectory(Path dir) throws IOException, Untrusted {
     Path abs = dir.toAbsolutePath().normalize();
-    checkLinkOwners(abs);
+    checkRoute(abs, false);
     Path existing = abs;
     while (!Files.exists(existing)) {
       existing = existing.getParent(); // "/" always exists
@@ -90,7 +99,7 @@ final class TrustedPaths {
     int mode = (Integer) a.get("mode");
     int owner = (Integer) a.get("uid");
     if ((mode & S_IFMT) != S_IFDIR) {
-      throw new Untrusted(real + " changed while it was checked");
+      throw new Untrusted(real + " is " + kind(mode) + ", not a directory");
     }
     if (!ownerTrusted(owner)) {
       throw new Untrusted("owned by uid " + owner + ", this process runs as uid " + me);
@@ -117,11 +126,14 @@ final class TrustedPaths {
    * FIFO, not a regular file" or "unsafe REALPATH (why)".
    */
   Path chosenFile(Path file) throws IOException, Untrusted {
-    Path real = file.toAbsolutePath().toRealPath();
+    Path abs = file.toAbsolutePath().normalize();
+    Path real;
     try {
+      checkRoute(abs, true);
+      real = abs.toRealPath();
       checkAncestors(real.getParent(), true);
     } catch (Untrusted u) {
-      throw new Untrusted("unsafe " + real + " (" + u.getMessage() + ")");
+      throw new Untrusted("unsafe " + abs + " (" + u.getMessage() + ")");
     }
     // Only now, with the directories out of others' reach, does the type stay what it is seen as.
     int mode = (Integer) attributes(real).get("mode");
@@ -129,7 +141,7 @@ final class TrustedPaths {
       throw new Untrusted("is " + kind(mode) + ", not a regular file");
     }
     if ((mode & GROUP_OR_OTHER_WRITE) != 0) {
-      throw new Untrusted("unsafe " + real + " (writable by group or others: they could replace the library)");
+      throw new Untrusted("unsafe " + abs + " (writable by group or others: they could replace the library)");
     }
     return real;
   }
@@ -160,11 +172,14 @@ final class TrustedPaths {
   }
 
   private void checkAncestor(Path p, boolean anyOwner) throws IOException, Untrusted {
-    Map<String, Object> a = attributes(p);
+    checkDirectory(p, attributes(p), anyOwner);
+  }
+
+  private void checkDirectory(Path p, Map<String, Object> a, boolean anyOwner) throws Untrusted {
     int mode = (Integer) a.get("mode");
     int owner = (Integer) a.get("uid");
     if ((mode & S_IFMT) != S_IFDIR) {
-      throw new Untrusted(p + " changed while it was checked (now " + kind(mode) + ")");
+      throw new Untrusted(p + " is " + kind(mode) + ", not a directory");
     }
     if (!anyOwner && !ownerTrusted(owner)) {
       throw new Untrusted(p + " is owned by uid " + owner + ", this process runs as uid " + me);
@@ -174,21 +189,36 @@ final class TrustedPaths {
     }
   }
 
-  /** Each symbolic link met on the given name, resolved or not, must be root's or this user's. */
-  private void checkLinkOwners(Path abs) throws IOException, Untrusted {
+  /**
+   * The name as given, before it is resolved: each directory it passes through (as resolved now)
+   * must pass as one above the final place, so no one else can redirect the name while it is
+   * resolved; and, unless {@code anyOwner}, each symbolic link on it must be root's or this user's,
+   * since one planted by someone else would choose where we write. Stops at the first missing
+   * component: the rest is still to be created.
+   */
+  private void checkRoute(Path abs, boolean anyOwner) throws IOException, Untrusted {
     Path p = abs.getRoot();
+    checkAncestor(p, anyOwner);
     for (Path name : abs) {
       p = p.resolve(name);
       Map<String, Object> a;
       try {
         a = attributes(p);
       } catch (NoSuchFileException e) {
-        return; // the rest is still to be created
+        return;
       }
       int owner = (Integer) a.get("uid");
-      if (((Integer) a.get("mode") & S_IFMT) == S_IFLNK && !ownerTrusted(owner)) {
+      if (((Integer) a.get("mode") & S_IFMT) == S_IFLNK && !anyOwner && !ownerTrusted(owner)) {
         String link = p.equals(abs) ? "a link" : p + " is a link";
         throw new Untrusted(link + " owned by uid " + owner + ", this process runs as uid " + me);
+      }
+      if (p.equals(abs)) {
+        return;
+      }
+      try {
+        checkDirectory(p, Files.readAttributes(p, "unix:mode,uid"), anyOwner);
+      } catch (NoSuchFileException e) {
+        return; // a dangling link: creating the rest will fail and say so
       }
     }
   }
@@ -205,6 +235,8 @@ final class TrustedPaths {
     switch (mode & S_IFMT) {
       case S_IFDIR:
         return "a directory";
+      case S_IFREG:
+        return "a regular file";
       case S_IFLNK:
         return "a symbolic link";
       case 0010000:

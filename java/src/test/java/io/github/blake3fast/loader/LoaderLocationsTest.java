@@ -201,6 +201,14 @@ class LoaderLocationsTest {
     LoaderSwitchesTest.expectRefused(j.opt("-Dblake3.native.dir=" + dir), "unsafe " + dir + " (" + open
         + " may be changed by others: writable by group or others, without the sticky bit)");
     assertEquals(List.of(), Fixture.list(dir), "nothing written below it");
+    // A name that passes through it by a link is refused too, though its real path is safe:
+    // whoever can write there can point the name elsewhere while it is resolved.
+    Path safe = Files.createDirectories(j.work.resolve("safe"));
+    Files.createSymbolicLink(open.resolve("to-safe"), safe);
+    Path viaLink = open.resolve("to-safe/libs");
+    LoaderSwitchesTest.expectRefused(new Jvm(j.work, Fixture.jar()).opt("-Dblake3.native.dir=" + viaLink), "unsafe " + viaLink
+        + " (" + open + " may be changed by others: writable by group or others, without the sticky bit)");
+    assertEquals(List.of(), Fixture.list(safe), "nothing written through it");
 
     // The default location in a temp directory others may write: skipped, with a warning.
     Jvm k = new Jvm(Fixture.newDir("open-tmp"), Fixture.jar());
