@@ -32,9 +32,9 @@ import java.util.Set;
  * <p>The name as given is walked the same way before it is resolved: every directory it passes
  * through must pass the same test, and every symbolic link on it must be root's or this user's.
  * Otherwise someone who can write there could point the name at another (safe) place of their
- * choosing while it is resolved, and choose where we write. {@code ..} is resolved lexically on
- * the given name (as the JDK does for these properties) and by the kernel on the real path; both
- * routes are checked. Mounts are no gap: only root can mount over a path in this process's mount
+ * choosing while it is resolved, and choose where we write. {@code ..} is taken out of the given
+ * name lexically first (the name walked is the name then resolved), and the real path has none.
+ * Mounts are no gap: only root can mount over a path in this process's mount
  * namespace, and a bind mount shows the same directory, with the same owner and mode, that the
  * checks look at.
  *
