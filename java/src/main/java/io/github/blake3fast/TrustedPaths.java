@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -87,6 +88,9 @@ final class TrustedPaths {
     if (!existing.equals(abs)) {
       // Create only inside a directory others cannot change, so nothing of theirs is reused.
       Path base = existing.toRealPath();
+      if (!Files.isDirectory(base, LinkOption.NOFOLLOW_LINKS)) {
+        throw new NotDirectoryException(existing.toString()); // cannot be created: said as such
+      }
       checkAncestors(base, false);
       Files.createDirectories(base.resolve(existing.relativize(abs)),
           PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
@@ -215,11 +219,16 @@ final class TrustedPaths {
       if (p.equals(abs)) {
         return;
       }
+      Map<String, Object> target;
       try {
-        checkDirectory(p, Files.readAttributes(p, "unix:mode,uid"), anyOwner);
+        target = Files.readAttributes(p, "unix:mode,uid");
       } catch (NoSuchFileException e) {
         return; // a dangling link: creating the rest will fail and say so
       }
+      if (((Integer) target.get("mode") & S_IFMT) != S_IFDIR) {
+        return; // a file where a directory should be: the same
+      }
+      checkDirectory(p, target, anyOwner);
     }
   }
 
