@@ -19,14 +19,11 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
 
@@ -40,8 +37,9 @@ import java.util.zip.CRC32C;
  *
  * <p>Locations, in order: {@code -Dblake3.native.dir} alone when it is set; otherwise
  * {@code ${java.io.tmpdir}/blake3-fast-<uid>}, then {@code ${XDG_CACHE_HOME:-~/.cache}/blake3-fast}.
- * A location is skipped when it sits on a noexec mount, cannot be written, belongs to another
- * user or is writable by others, or its copy of the library does not load.
+ * A location is skipped when it sits on a noexec mount, cannot be written, or its copy of the
+ * library does not load; and, with a warning, when anyone but root and this user could change it
+ * or a directory above it ({@link TrustedPaths} says why that closes the check-then-load race).
  */
 final class NativeLoader {
   private NativeLoader() {}
@@ -81,45 +79,77 @@ final class NativeLoader {
     final Level level;
     final boolean elsewhere;
     final boolean refused;
+    /** Someone else could change the location: said as a warning even when another one works. */
+    final boolean unsafe;
 
-    Refusal(Level level, boolean elsewhere, boolean refused, String reason) {
+    Refusal(Level level, boolean elsewhere, boolean refused, boolean unsafe, String reason) {
       super(reason, null, false, false);
       this.level = level;
       this.elsewhere = elsewhere;
       this.refused = refused;
+      this.unsafe = unsafe;
+    }
+  }
+
+  /** Where the library came from, and the locations refused on the way. */
+  private static final class Route {
+    String file;
+    final List<Refusal> skipped = new ArrayList<>();
+
+    boolean anyUnsafe() {
+      for (Refusal r : skipped) {
+        if (r.unsafe) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    String reasons() {
+      List<String> why = new ArrayList<>();
+      for (Refusal r : skipped) {
+        why.add(r.getMessage());
+      }
+      return String.join("; ", why);
     }
   }
 
   /** A failure tied to one location: the next location may do better. */
   private static Refusal here(String reason) {
-    return new Refusal(Level.WARNING, true, true, reason);
+    return new Refusal(Level.WARNING, true, true, false, reason);
+  }
+
+  /** A location others could change between our check and the load: the next may do better. */
+  private static Refusal unsafe(String reason) {
+    return new Refusal(Level.WARNING, true, true, true, reason);
   }
 
   /** A failure no other location can fix: the Java engine runs. */
   private static Refusal fatal(String reason) {
-    return new Refusal(Level.WARNING, false, true, reason);
+    return new Refusal(Level.WARNING, false, true, false, reason);
   }
 
   /** Said as it is (a bad switch value, a jar without the library), logged as a warning. */
   private static Refusal warn(String reason) {
-    return new Refusal(Level.WARNING, false, false, reason);
+    return new Refusal(Level.WARNING, false, false, false, reason);
   }
 
   /** Not a failure: the user or the platform chose the Java engine. */
   private static Refusal chosen(String reason) {
-    return new Refusal(Level.DEBUG, false, false, reason);
+    return new Refusal(Level.DEBUG, false, false, false, reason);
   }
 
   static Choice choose() {
     // File channels are interruptible: a pending interrupt would make extraction fail for good.
     boolean interrupted = Thread.interrupted();
     try {
-      List<String> from = new ArrayList<>(); // the file, then any location that refused it
-      NativeKernel k = load(from);
-      if (from.size() > 1) {
-        // Only a detour is worth a record: System.getLogger alone costs ~30 ms of start-up.
-        log(Level.DEBUG, "blake3-fast: using " + k.name() + " from " + from.get(0)
-            + " (skipped: " + String.join("; ", from.subList(1, from.size())) + ")");
+      Route route = new Route();
+      NativeKernel k = load(route);
+      if (!route.skipped.isEmpty()) {
+        // Only a detour is worth a record: System.getLogger alone costs ~30 ms of start-up. A
+        // location others could change is worth a warning: someone may be trying to plant a library.
+        log(route.anyUnsafe() ? Level.WARNING : Level.DEBUG, "blake3-fast: using " + k.name() + " from " + route.file
+            + " (skipped: " + route.reasons() + ")");
       }
       return new Choice(k, k.name());
     } catch (Refusal r) {
@@ -160,7 +190,7 @@ final class NativeLoader {
     return v.trim();
   }
 
-  private static NativeKernel load(List<String> from) throws Refusal {
+  private static NativeKernel load(Route route) throws Refusal {
     String enabled = setting(PROP_NATIVE);
     if (enabled != null) {
       switch (enabled.toLowerCase(Locale.ROOT)) {
@@ -187,10 +217,8 @@ final class NativeLoader {
     String explicit = setting(PROP_PATH);
     String dir = setting(PROP_DIR);
 
-    List<String> skipped = new ArrayList<>();
-    Path file = explicit != null ? loadExplicit(explicit, dir) : loadBundled(dir, skipped);
-    from.add(file.toString());
-    from.addAll(skipped);
+    Path file = explicit != null ? loadExplicit(explicit, dir, route) : loadBundled(dir, route);
+    route.file = file.toString();
 
     int abi;
     try {
@@ -374,7 +402,7 @@ final class NativeLoader {
 
   // ---- the library from the jar --------------------------------------------------------------
 
-  private static Path loadBundled(String dirSetting, List<String> why) throws Refusal {
+  private static Path loadBundled(String dirSetting, Route route) throws Refusal {
     String platform = platform();
     if (platform == null) {
       throw chosen("no native library for " + System.getProperty("os.name") + "/" + System.getProperty("os.arch"));
@@ -385,21 +413,22 @@ final class NativeLoader {
       throw warn("the jar has no native library for " + platform);
     }
     checkElf(lib, resource);
+    checkOurs(lib, resource);
     String name = LIB_PREFIX + contentId(lib) + ".so";
     for (Path dir : locations(dirSetting)) {
       try {
-        return extractAndLoad(lib, dir, name);
+        return extractAndLoad(lib, dir, name, route);
       } catch (Refusal r) {
         if (!r.elsewhere) {
           throw r;
         }
-        why.add(r.getMessage());
+        route.skipped.add(r);
       }
     }
-    if (why.isEmpty()) {
+    if (route.skipped.isEmpty()) {
       throw fatal("no directory to extract the library to (no java.io.tmpdir, no home): set -D" + PROP_DIR);
     }
-    throw fatal(String.join("; ", why));
+    throw fatal(route.reasons());
   }
 
   /**
@@ -433,7 +462,7 @@ final class NativeLoader {
     List<Path> dirs = new ArrayList<>();
     if (dirSetting != null) {
       try {
-        dirs.add(Paths.get(dirSetting).toAbsolutePath());
+        dirs.add(Paths.get(dirSetting).toAbsolutePath().normalize());
       } catch (InvalidPathException e) {
         throw warn("bad -D" + PROP_DIR + "=" + dirSetting + ": " + e.getMessage());
       }
@@ -470,14 +499,19 @@ final class NativeLoader {
     }
   }
 
-  /** The library at dir/name (written first unless it is there with the same content), loaded. */
-  private static Path extractAndLoad(byte[] lib, Path dir, String name) throws Refusal {
-    Path file = dir.resolve(name);
+  /**
+   * The library at dir/name (written first unless it is there, ours, with the same content),
+   * loaded. Everything goes through the directory's real path, checked once by prepareDir.
+   */
+  private static Path extractAndLoad(byte[] lib, Path dir, String name, Route route) throws Refusal {
+    Path real;
+    Path file;
     try {
-      prepareDir(dir);
-      if (!sameContent(file, lib)) { // absent, truncated or corrupt: (re)write it whole
-        sweep(dir);
-        Path tmp = writeTemp(dir, name, lib);
+      real = prepareDir(dir);
+      file = real.resolve(name);
+      if (!sameContent(file, lib)) { // absent, truncated, corrupt or not ours: (re)write it whole
+        sweep(real);
+        Path tmp = writeTemp(real, name, lib);
         try {
           try {
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
@@ -493,7 +527,7 @@ final class NativeLoader {
     } catch (RuntimeException e) { // SecurityException, UnsupportedOperationException, ...
       throw here("cannot write " + dir + " (" + e + ")");
     }
-    return loadShared(file, lib, List.of(dir));
+    return loadShared(file, lib, List.of(dir), route);
   }
 
   /**
@@ -503,7 +537,7 @@ final class NativeLoader {
    * unbound. Then a private copy is written into the first of {@code copyDirs} that takes it,
    * loaded (its JNI_OnLoad binds this copy) and deleted at once: Linux keeps it mapped.
    */
-  private static Path loadShared(Path file, byte[] lib, List<Path> copyDirs) throws Refusal {
+  private static Path loadShared(Path file, byte[] lib, List<Path> copyDirs, Route route) throws Refusal {
     UnsatisfiedLinkError e = systemLoad(file);
     if (e == null && bound()) {
       return file;
@@ -513,26 +547,35 @@ final class NativeLoader {
       throw contentProblem(e) ? fatal(reason) : here(reason);
     }
     String owner = e != null ? "another class loader" : "another copy of these classes";
-    List<String> why = new ArrayList<>();
+    List<Refusal> why = new ArrayList<>();
     for (Path dir : copyDirs) {
       Path copy = null;
       try {
-        prepareDir(dir);
-        copy = writeTemp(dir, file.getFileName().toString(), lib);
+        copy = writeTemp(prepareDir(dir), file.getFileName().toString(), lib);
         UnsatisfiedLinkError e2 = systemLoad(copy);
         if (e2 == null && bound()) {
+          route.skipped.addAll(why);
           return copy;
         }
-        why.add(e2 != null ? explain(copy, e2) : copy + " loaded but bound nothing");
+        why.add(here(e2 != null ? explain(copy, e2) : copy + " loaded but bound nothing"));
+      } catch (Refusal r) {
+        if (!r.elsewhere) {
+          throw r;
+        }
+        why.add(r);
       } catch (IOException x) {
-        why.add(writeFailure(x, dir));
+        why.add(here(writeFailure(x, dir)));
       } catch (RuntimeException x) {
-        why.add("cannot write " + dir + " (" + x + ")");
+        why.add(here("cannot write " + dir + " (" + x + ")"));
       } finally {
         deleteQuietly(copy);
       }
     }
-    throw here(file + " is loaded by " + owner + " and no private copy loaded: " + String.join("; ", why));
+    List<String> reasons = new ArrayList<>();
+    for (Refusal r : why) {
+      reasons.add(r.getMessage());
+    }
+    throw here(file + " is loaded by " + owner + " and no private copy loaded: " + String.join("; ", reasons));
   }
 
   /**
@@ -558,7 +601,13 @@ final class NativeLoader {
 
   // ---- an explicit library -------------------------------------------------------------------
 
-  private static Path loadExplicit(String value, String dirSetting) throws Refusal {
+  /**
+   * The named file, loaded as it is: nothing is extracted, except a private copy (deleted once
+   * loaded) when another class loader or copy of these classes holds the file already. It is
+   * read only when it is a regular file in a place only its owners can change, and at most
+   * {@link #MAX_LIBRARY_BYTES}; a library that is not ours is refused before it can run.
+   */
+  private static Path loadExplicit(String value, String dirSetting, Route route) throws Refusal {
     String what = "-D" + PROP_PATH + "=" + value;
     Path file;
     try {
@@ -572,18 +621,56 @@ final class NativeLoader {
     if (Files.isDirectory(file)) {
       throw fatal(what + ": is a directory, not the library file");
     }
+    Path real;
     byte[] lib;
     try {
-      lib = Files.readAllBytes(file);
+      real = trusted().chosenFile(file);
+      lib = readAtMost(real, MAX_LIBRARY_BYTES);
+    } catch (TrustedPaths.Untrusted e) {
+      throw fatal(what + ": " + e.getMessage());
     } catch (IOException | RuntimeException e) {
       throw fatal(what + ": cannot read it (" + e + ")");
     }
+    if (lib == null) {
+      throw fatal(what + ": larger than " + (MAX_LIBRARY_BYTES >> 20) + " MiB, not a library of ours");
+    }
     checkElf(lib, what);
+    checkOurs(lib, what);
     try {
-      return loadShared(file, lib, locations(dirSetting));
+      return loadShared(real, lib, locations(dirSetting), route);
     } catch (Refusal r) {
       throw fatal(what + ": " + r.getMessage());
     }
+  }
+
+  /** Far above any build of the library (a few hundred KiB), far below what would hurt a heap. */
+  static final int MAX_LIBRARY_BYTES = 16 << 20;
+
+  /** The file's bytes, or null when it holds more than {@code max}; never follows a link. */
+  private static byte[] readAtMost(Path file, int max) throws IOException {
+    try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+      byte[] b = in.readNBytes(max + 1);
+      return b.length > max ? null : b;
+    }
+  }
+
+  /**
+   * Refuses an ELF library that is not a build of ours before anything runs it: every build
+   * carries the name of the property its JNI_OnLoad reads ({@link #PROP_JNI_CLASS}); without it
+   * the library would load, bind nothing, and look like one held by another copy of these classes.
+   */
+  private static void checkOurs(byte[] lib, String what) throws Refusal {
+    byte[] mark = PROP_JNI_CLASS.getBytes(StandardCharsets.US_ASCII);
+    outer:
+    for (int i = 0; i + mark.length <= lib.length; i++) {
+      for (int j = 0; j < mark.length; j++) {
+        if (lib[i + j] != mark[j]) {
+          continue outer;
+        }
+      }
+      return;
+    }
+    throw fatal(what + " is not a blake3-fast library (it lacks the " + PROP_JNI_CLASS + " handshake of our JNI_OnLoad)");
   }
 
   // ---- loading -------------------------------------------------------------------------------
@@ -646,47 +733,24 @@ final class NativeLoader {
 
   // ---- files ---------------------------------------------------------------------------------
 
-  private static final Set<PosixFilePermission> OTHERS_WRITE =
-      EnumSet.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
-
   /**
-   * Creates the directory (rwxr-xr-x) when it is missing; refuses it when it belongs to another
-   * user than this one or root, or when others may write it (they could swap the library
-   * between our check and the load) and it cannot be fixed.
+   * The real path of the directory, created (rwxr-xr-x) when missing, to be used for every later
+   * step; refused when someone other than root and this user could change it or a directory
+   * above it (see {@link TrustedPaths}), or when it is not a directory.
    */
-  private static void prepareDir(Path dir) throws IOException, Refusal {
+  private static Path prepareDir(Path dir) throws IOException, Refusal {
     if (Files.exists(dir) && !Files.isDirectory(dir)) {
       throw here("not a directory " + dir);
     }
-    if (!Files.isDirectory(dir)) {
-      Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+    try {
+      return trusted().privateDirectory(dir);
+    } catch (TrustedPaths.Untrusted e) {
+      throw unsafe("unsafe " + dir + " (" + e.getMessage() + ")");
     }
-    int me = ownUid();
-    if (me < 0) {
-      return;
-    }
-    // A symbolic link planted in a shared /tmp by someone else would redirect our writes.
-    int linkOwner = Files.isSymbolicLink(dir) ? (Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS) : me;
-    if (linkOwner != me && linkOwner != 0) {
-      throw here("unsafe " + dir + " (a link owned by uid " + linkOwner + ", this process runs as uid " + me + ")");
-    }
-    int owner = (Integer) Files.getAttribute(dir, "unix:uid");
-    if (owner != me && owner != 0) {
-      throw here("unsafe " + dir + " (owned by uid " + owner + ", this process runs as uid " + me + ")");
-    }
-    Set<PosixFilePermission> perms = Files.getPosixFilePermissions(dir);
-    if (perms.contains(PosixFilePermission.GROUP_WRITE) || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
-      if (owner == me) {
-        perms.removeAll(OTHERS_WRITE);
-        try {
-          Files.setPosixFilePermissions(dir, perms);
-          return;
-        } catch (IOException e) {
-          // fall through
-        }
-      }
-      throw here("unsafe " + dir + " (writable by others: use a directory only its owner can write)");
-    }
+  }
+
+  private static TrustedPaths trusted() {
+    return new TrustedPaths(ownUid());
   }
 
   /** The effective uid of this process (owner of /proc/self), or -1 if unknown. */
@@ -698,10 +762,11 @@ final class NativeLoader {
     }
   }
 
+  /** Whether file is ours (see {@link TrustedPaths#ownFile}) and holds exactly lib. */
   private static boolean sameContent(Path file, byte[] lib) {
     try {
-      return Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) && Files.size(file) == lib.length
-          && Arrays.equals(Files.readAllBytes(file), lib);
+      return trusted().ownFile(file) && Files.size(file) == lib.length
+          && Arrays.equals(readAtMost(file, lib.length), lib);
     } catch (IOException | RuntimeException e) {
       return false;
     }

@@ -11,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -72,9 +74,10 @@ class LoaderLocationsTest {
     Path link = j.tmpCache(0);
     Files.createSymbolicLink(link, target);
     Files.setAttribute(link, "unix:uid", 65534, LinkOption.NOFOLLOW_LINKS);
-    j.run().assertNative().assertQuiet();
+    Result r = j.run();
     assertEquals(List.of(), Fixture.list(target), "nothing written through the other user's link");
-    Fixture.assertOneLibrary(j.homeCache(), lib);
+    Path f = Fixture.assertOneLibrary(j.homeCache(), lib);
+    assertSkippedWithAWarning(r, f, "unsafe " + link + " (a link owned by uid 65534, this process runs as uid 0)");
   }
 
   @Test
@@ -178,11 +181,58 @@ class LoaderLocationsTest {
     Path planted = j.tmpCache(0);
     Files.createDirectories(planted);
     Files.setAttribute(planted, "unix:uid", 65534);
-    j.run().assertNative().assertQuiet();
+    Result r = j.run();
     assertEquals(List.of(), Fixture.list(planted), "nothing written into the other user's directory");
-    Fixture.assertOneLibrary(j.homeCache(), lib);
+    Path f = Fixture.assertOneLibrary(j.homeCache(), lib);
+    assertSkippedWithAWarning(r, f, "unsafe " + planted + " (owned by uid 65534, this process runs as uid 0)");
     LoaderSwitchesTest.expectRefused(j.opt("-Dblake3.native.dir=" + planted),
         "unsafe " + planted + " (owned by uid 65534, this process runs as uid 0)");
+  }
+
+  @Test
+  void aLocationBelowADirectoryOthersCanWriteIsRefused() throws IOException {
+    byte[] lib = Fixture.library();
+    Jvm j = new Jvm(Fixture.newDir("open-parent"), Fixture.jar());
+    // Not the parent but one above it: whoever can rename "open/a" can swap everything below it.
+    Path open = j.work.resolve("open");
+    Path dir = open.resolve("a/libs");
+    Files.createDirectories(dir);
+    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxr-x"));
+    LoaderSwitchesTest.expectRefused(j.opt("-Dblake3.native.dir=" + dir), "unsafe " + dir + " (" + open
+        + " may be changed by others: writable by group or others, without the sticky bit)");
+    assertEquals(List.of(), Fixture.list(dir), "nothing written below it");
+    // A name that passes through it by a link is refused too, though its real path is safe:
+    // whoever can write there can point the name elsewhere while it is resolved.
+    Path safe = Files.createDirectories(j.work.resolve("safe"));
+    Files.createSymbolicLink(open.resolve("to-safe"), safe);
+    Path viaLink = open.resolve("to-safe/libs");
+    LoaderSwitchesTest.expectRefused(new Jvm(j.work, Fixture.jar()).opt("-Dblake3.native.dir=" + viaLink), "unsafe " + viaLink
+        + " (" + open + " may be changed by others: writable by group or others, without the sticky bit)");
+    assertEquals(List.of(), Fixture.list(safe), "nothing written through it");
+
+    // The default location in a temp directory others may write: skipped, with a warning.
+    Jvm k = new Jvm(Fixture.newDir("open-tmp"), Fixture.jar());
+    Files.setPosixFilePermissions(k.tmp(), PosixFilePermissions.fromString("rwxrwxrwx"));
+    Result r = k.run();
+    assertSkippedWithAWarning(r, Fixture.assertOneLibrary(k.homeCache(), lib), "unsafe " + k.tmpCache(Fixture.uid()) + " ("
+        + k.tmp() + " may be changed by others: writable by group or others, without the sticky bit)");
+    assertFalse(Files.exists(k.tmpCache(Fixture.uid())), "nothing made in it");
+
+    // Sticky, as /tmp is: others may add entries but not rename or remove ours.
+    Files.setAttribute(k.tmp(), "unix:mode", 01777);
+    k.run().assertNative().assertQuiet();
+    Fixture.assertOneLibrary(k.tmpCache(Fixture.uid()), lib);
+  }
+
+  /**
+   * Native from {@code file}, and one warning that names the location(s) refused as unsafe on the
+   * way: someone else could change them, which is worth knowing even though another one worked.
+   */
+  static void assertSkippedWithAWarning(Result r, Path file, String reasons) {
+    r.assertNative();
+    String line = "WARNING: blake3-fast: using " + r.get("impl") + " from " + file + " (skipped: " + reasons + ")";
+    List<String> ours = Arrays.stream(r.err.split("\n")).filter(l -> l.contains("blake3-fast:")).collect(Collectors.toList());
+    assertEquals(List.of(line), ours, r::toString);
   }
 
   @Test

@@ -1,16 +1,23 @@
 package io.github.blake3fast.loader;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.github.blake3fast.loader.Fixture.Jvm;
 import io.github.blake3fast.loader.Fixture.Result;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -126,6 +133,67 @@ class LoaderSwitchesTest {
     Files.write(other, (byte[]) foreign[0]);
     expectRefused(jvm("path-foreign").opt("-Dblake3.native.path=" + other),
         "-Dblake3.native.path=" + other + " is built for " + foreign[1] + ", this JVM runs " + System.getProperty("os.arch"));
+  }
+
+  @Test
+  void explicitPathReadsOnlyARegularFileOfASaneSize() throws IOException {
+    Fixture.library();
+    Jvm j = jvm("path-special");
+    // A FIFO once hung class initialisation in open(); /dev/zero was read until the heap ran out.
+    Path fifo = j.work.resolve("libblake3fast.so");
+    Result mk = Fixture.run(List.of("mkfifo", fifo.toString()), Map.of(), j.work, Duration.ofSeconds(10));
+    assertEquals(0, mk.exit, mk::toString);
+    expectRefused(jvm("path-fifo").opt("-Dblake3.native.path=" + fifo),
+        "-Dblake3.native.path=" + fifo + ": is a FIFO, not a regular file");
+    Path link = j.work.resolve("link-to-fifo.so");
+    Files.createSymbolicLink(link, fifo);
+    expectRefused(jvm("path-fifo-link").opt("-Dblake3.native.path=" + link),
+        "-Dblake3.native.path=" + link + ": is a FIFO, not a regular file");
+    expectRefused(jvm("path-zero").opt("-Xmx64m", "-Dblake3.native.path=/dev/zero"),
+        "-Dblake3.native.path=/dev/zero: is a character device, not a regular file");
+    Path huge = j.work.resolve("huge.so");
+    try (RandomAccessFile f = new RandomAccessFile(huge.toFile(), "rw")) {
+      f.setLength(17L << 20); // sparse: no disk used
+    }
+    expectRefused(jvm("path-huge").opt("-Dblake3.native.path=" + huge),
+        "-Dblake3.native.path=" + huge + ": larger than 16 MiB, not a library of ours");
+  }
+
+  @Test
+  void explicitPathToALibraryNotOursIsSaidAndNothingIsExtracted() throws IOException {
+    Fixture.library();
+    Path libz = null;
+    String multiarch = System.getProperty("os.arch").replace("amd64", "x86_64") + "-linux-gnu";
+    for (String d : new String[] {"/lib/" + multiarch, "/usr/lib/" + multiarch, "/lib64", "/usr/lib64", "/lib", "/usr/lib"}) {
+      if (Files.isRegularFile(Paths.get(d, "libz.so.1"))) {
+        libz = Paths.get(d, "libz.so.1");
+        break;
+      }
+    }
+    assumeTrue(libz != null, "SKIPPED: no libz.so.1 in the usual directories to name as a library that is not ours");
+    Jvm j = jvm("path-libz");
+    expectRefused(j.opt("-Dblake3.native.path=" + libz), "-Dblake3.native.path=" + libz
+        + " is not a blake3-fast library (it lacks the blake3fast.jni.class handshake of our JNI_OnLoad)");
+    assertFalse(Files.exists(j.tmpCache(Fixture.uid())), "nothing extracted, not even a directory made");
+    assertFalse(Files.exists(j.homeCache()), "nothing extracted, not even a directory made");
+  }
+
+  @Test
+  void explicitPathOthersCouldSwapIsRefused() throws IOException {
+    byte[] lib = Fixture.library();
+    Jvm j = jvm("path-unsafe");
+    Path open = j.work.resolve("open");
+    Files.createDirectories(open);
+    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Path file = open.resolve("libblake3fast.so");
+    Files.write(file, lib);
+    expectRefused(jvm("path-open-dir").opt("-Dblake3.native.path=" + file), "-Dblake3.native.path=" + file
+        + ": unsafe " + file + " (" + open + " may be changed by others: writable by group or others, without the sticky bit)");
+    Files.setAttribute(open, "unix:mode", 01777); // sticky: others may add files, not replace ours
+    jvm("path-sticky-dir").opt("-Dblake3.native.path=" + file).run().assertNative().assertQuiet();
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-rw-"));
+    expectRefused(jvm("path-open-file").opt("-Dblake3.native.path=" + file), "-Dblake3.native.path=" + file
+        + ": unsafe " + file + " (writable by group or others: they could replace the library)");
   }
 
   @Test
