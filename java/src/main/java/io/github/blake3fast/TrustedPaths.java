@@ -66,6 +66,9 @@ final class TrustedPaths {
   private static final int S_ISVTX = 01000;
   private static final int GROUP_OR_OTHER_WRITE = 022;
 
+  /** A private directory made below a shared (sticky) one is named this, then the uid. */
+  static final String SHARED_SUBDIR_PREFIX = "blake3-fast-";
+
   /** The effective uid of this process, or -1 when unknown. */
   private final int me;
 
@@ -74,9 +77,10 @@ final class TrustedPaths {
   }
 
   /**
-   * The real path of {@code dir}, a directory for this user's files: created (rwxr-xr-x) when it
-   * is missing, tightened when it is ours and others may write it, refused when anyone but root
-   * and this user could change it or the directories above it.
+   * The real path of a directory for this user's files: {@code dir}, created (rwxr-xr-x) when
+   * it is missing and tightened when it is ours, not sticky, and others may write it; or, when
+   * {@code dir} is a sticky directory others may write, a private {@code blake3-fast-<uid>} below
+   * it. Refused when anyone but root and this user could change it or the directories above it.
    */
   Path privateDirectory(Path dir) throws IOException, Untrusted {
     Path abs = dir.toAbsolutePath().normalize();
@@ -107,6 +111,12 @@ final class TrustedPaths {
     }
     if (!ownerTrusted(owner)) {
       throw new Untrusted("owned by uid " + owner + ", this process runs as uid " + me);
+    }
+    if ((mode & GROUP_OR_OTHER_WRITE) != 0 && (mode & S_ISVTX) != 0) {
+      // A sticky directory others may write (/tmp, a fresh tmpfs) is shared by design: changing
+      // its mode would break every other user of it. Our files go into a private directory of
+      // our own below it, as they do below java.io.tmpdir.
+      return privateDirectory(real.resolve(SHARED_SUBDIR_PREFIX + (me < 0 ? "unknown" : Integer.toString(me))));
     }
     if ((mode & GROUP_OR_OTHER_WRITE) != 0) {
       if (owner != me) {

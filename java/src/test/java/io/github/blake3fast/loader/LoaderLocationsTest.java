@@ -90,6 +90,21 @@ class LoaderLocationsTest {
     assertEquals(List.of(), Fixture.list(j.homeCache()));
   }
 
+  /** A shared sticky directory named as native.dir (root's /tmp, say) keeps its mode. */
+  @Test
+  void aStickyNativeDirIsNeverReModedButGetsAPrivateSubdirectory() throws IOException {
+    byte[] lib = Fixture.library();
+    Jvm j = new Jvm(Fixture.newDir("sticky-native-dir"), Fixture.jar());
+    Path dir = j.work.resolve("shared");
+    Files.createDirectories(dir);
+    Files.setAttribute(dir, "unix:mode", 01777);
+    j.opt("-Dblake3.native.dir=" + dir).run().assertNative().assertQuiet();
+    assertEquals(01777, (Integer) Files.getAttribute(dir, "unix:mode") & 07777, "the shared directory's mode");
+    Path own = dir.resolve("blake3-fast-" + Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
+    Fixture.assertOneLibrary(own, lib);
+    assertEquals(0755, (Integer) Files.getAttribute(own, "unix:mode") & 07777);
+  }
+
   @Test
   void noexecTmpAndReadOnlyCacheGiveJavaWithBothReasons() throws IOException {
     Fixture.library();
