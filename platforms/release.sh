@@ -11,6 +11,8 @@
 # Prints a table of what the jar carries (platform, bytes, SHA-256) and exits non-zero when any
 # step or check fails. Needs the cross toolchains of platforms/setup.sh.
 #
+#   platforms/release.sh --check JAR   only step 4, on any jar (stale = differs from build/native)
+#
 # Environment: BLAKE3_CACHE (as setup.sh), BLAKE3_JOBS (compile jobs, default 2),
 # BLAKE3_RELEASE_GOAL (package, or install to put the jars into ~/.m2 as well).
 set -euo pipefail
@@ -21,22 +23,27 @@ unset BLAKE3_PLATFORMS # a release is every platform, whatever the caller's shel
 t0=$(b3_now)
 goal=${BLAKE3_RELEASE_GOAL:-package}
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
-  b3_warn "the checkout has uncommitted changes: this jar is not commit $commit"
-fi
 version=$(sed -n 's:.*<version>\(.*\)</version>.*:\1:p' pom.xml | head -1)
 jar="$B3_ROOT/java/target/blake3-fast-$version.jar"
 
-b3_log "release of $commit (version $version): clean"
-mvn -B -q clean
-[ ! -e "$B3_BUILD/native" ] || b3_die "mvn clean left $B3_BUILD/native behind"
+if [ "${1:-}" = --check ]; then
+  [ $# -eq 2 ] && [ -f "$2" ] || b3_die "usage: $0 --check JAR"
+  jar=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+else
+  if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+    b3_warn "the checkout has uncommitted changes: this jar is not commit $commit"
+  fi
+  b3_log "release of $commit (version $version): clean"
+  mvn -B -q clean
+  [ ! -e "$B3_BUILD/native" ] || b3_die "mvn clean left $B3_BUILD/native behind"
 
-b3_log "all six native libraries (platforms/build-all.sh, BLAKE3_REQUIRE_ALL=1)"
-BLAKE3_REQUIRE_ALL=1 "$B3_PLATFORMS_DIR/build-all.sh" || b3_die "platforms/build-all.sh failed (above): no release"
+  b3_log "all six native libraries (platforms/build-all.sh, BLAKE3_REQUIRE_ALL=1)"
+  BLAKE3_REQUIRE_ALL=1 "$B3_PLATFORMS_DIR/build-all.sh" || b3_die "platforms/build-all.sh failed (above): no release"
 
-b3_log "the jars: mvn -B -pl java -am -DskipTests $goal"
-mvn -B -q -pl java -am -DskipTests "$goal"
-[ -f "$jar" ] || b3_die "no $jar after the build"
+  b3_log "the jars: mvn -B -pl java -am -DskipTests $goal"
+  mvn -B -q -pl java -am -DskipTests "$goal"
+  [ -f "$jar" ] || b3_die "no $jar after the build"
+fi
 
 # Read the libraries from the jar itself: the table describes what users get.
 unpacked=$(mktemp -d)
@@ -78,6 +85,7 @@ for arch in $B3_PLATFORM_ORDER; do
   rows+=("$(printf '%-18s %9s  %-64s  %s' "$PLATFORM" "$size" "$sha" "$verdict")")
 done
 for d in "$unpacked"/META-INF/native/*/; do
+  [ -d "$d" ] || continue
   p=$(basename "$d")
   if [[ "$expected" != *" $p "* ]]; then
     rows+=("$(printf '%-18s %9s  %-64s  %s' "$p" - - "UNEXPECTED in the jar")")
@@ -86,11 +94,16 @@ for d in "$unpacked"/META-INF/native/*/; do
 done
 
 echo
-echo "---- $(basename "$jar") ($commit, $(b3_elapsed "$t0") s from clean) ----"
+if [ "${1:-}" = --check ]; then
+  echo "---- $jar ----"
+else
+  echo "---- $(basename "$jar") ($commit, $(b3_elapsed "$t0") s from clean) ----"
+fi
 printf '%-18s %9s  %-64s  %s\n' platform bytes sha256 checks
 printf '%s\n' "${rows[@]}"
 echo
 for f in "$B3_ROOT"/java/target/blake3-fast-"$version"*.jar; do
+  [ "${1:-}" != --check ] || break
   printf '%-40s %9s  %s\n' "$(basename "$f")" "$(stat -c %s "$f")" "$(sha256sum "$f" | cut -d' ' -f1)"
 done
 if [ $status -ne 0 ]; then
