@@ -17,6 +17,11 @@
 # BLAKE3_RELEASE_GOAL (package, or install to put the jars into ~/.m2 as well).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
+check_only=
+if [ "${1:-}" = --check ]; then
+  [ $# -eq 2 ] && [ -f "$2" ] || b3_die "usage: $0 --check JAR"
+  check_only=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+fi
 cd "$B3_ROOT"
 unset BLAKE3_PLATFORMS # a release is every platform, whatever the caller's shell says
 
@@ -26,9 +31,8 @@ commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 version=$(sed -n 's:.*<version>\(.*\)</version>.*:\1:p' pom.xml | head -1)
 jar="$B3_ROOT/java/target/blake3-fast-$version.jar"
 
-if [ "${1:-}" = --check ]; then
-  [ $# -eq 2 ] && [ -f "$2" ] || b3_die "usage: $0 --check JAR"
-  jar=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+if [ -n "$check_only" ]; then
+  jar=$check_only
 else
   if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
     b3_warn "the checkout has uncommitted changes: this jar is not commit $commit"
@@ -94,7 +98,7 @@ for d in "$unpacked"/META-INF/native/*/; do
 done
 
 echo
-if [ "${1:-}" = --check ]; then
+if [ -n "$check_only" ]; then
   echo "---- $jar ----"
 else
   echo "---- $(basename "$jar") ($commit, $(b3_elapsed "$t0") s from clean) ----"
@@ -103,7 +107,7 @@ printf '%-18s %9s  %-64s  %s\n' platform bytes sha256 checks
 printf '%s\n' "${rows[@]}"
 echo
 for f in "$B3_ROOT"/java/target/blake3-fast-"$version"*.jar; do
-  [ "${1:-}" != --check ] || break
+  [ -z "$check_only" ] || break
   printf '%-40s %9s  %s\n' "$(basename "$f")" "$(stat -c %s "$f")" "$(sha256sum "$f" | cut -d' ' -f1)"
 done
 if [ $status -ne 0 ]; then
