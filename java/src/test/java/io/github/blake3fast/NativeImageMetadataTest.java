@@ -91,13 +91,13 @@ class NativeImageMetadataTest {
 
     // Which class each jclass variable holds: the last FindClass assigned to it before a use.
     Pattern assign = Pattern.compile("(\\w+)\\s*=\\s*\\(\\*env\\)->FindClass\\(\\s*env\\s*,\\s*(\"[^\"]*\"|\\w+)\\s*\\)");
-    List<int[]> at = new ArrayList<>();
+    List<Integer> at = new ArrayList<>();
     List<String[]> vars = new ArrayList<>();
     Matcher a = assign.matcher(c);
     while (a.find()) {
       String arg = a.group(2);
       String cls = arg.startsWith("\"") ? arg.substring(1, arg.length() - 1).replace('/', '.') : registered;
-      at.add(new int[] {a.start()});
+      at.add(a.start());
       vars.add(new String[] {a.group(1), cls});
     }
     Matcher any = Pattern.compile("->FindClass\\(\\s*env\\s*,\\s*(\"[^\"]*\"|\\w+)").matcher(c);
@@ -134,10 +134,10 @@ class NativeImageMetadataTest {
     return out;
   }
 
-  private static String classOf(String var, int pos, List<int[]> at, List<String[]> vars) {
+  private static String classOf(String var, int pos, List<Integer> at, List<String[]> vars) {
     String cls = null;
     for (int i = 0; i < vars.size(); i++) {
-      if (at.get(i)[0] < pos && vars.get(i)[0].equals(var)) {
+      if (at.get(i) < pos && vars.get(i)[0].equals(var)) {
         cls = vars.get(i)[1];
       }
     }
