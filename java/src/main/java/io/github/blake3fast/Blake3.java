@@ -31,38 +31,78 @@ public final class Blake3 {
   /** The key length in bytes for keyed hashing. */
   public static final int KEY_LEN = Spec.KEY_LEN;
 
-  /** The 32-byte hash of {@code input}. */
+  /**
+   * The 32-byte hash of {@code input}.
+   *
+   * @param input the bytes to hash
+   * @return the hash, a new 32-byte array
+   */
   public static byte[] hash(byte[] input) {
     return hash(input, OUT_LEN);
   }
 
-  /** {@code outputLength} bytes of extendable output of {@code input} (any length >= 0). */
+  /**
+   * {@code outputLength} bytes of extendable output of {@code input} (any length >= 0).
+   *
+   * @param input the bytes to hash
+   * @param outputLength how many output bytes, 0 or more
+   * @return a new array of {@code outputLength} bytes
+   * @throws IllegalArgumentException if {@code outputLength} is negative
+   */
   public static byte[] hash(byte[] input, int outputLength) {
     Objects.requireNonNull(input, "input");
     checkOutputLength(outputLength);
     return oneShot(input, 0, input.length, Spec.iv(), 0, outputLength);
   }
 
-  /** The 32-byte hash of {@code length} bytes of {@code input} starting at {@code offset}. */
+  /**
+   * The 32-byte hash of {@code length} bytes of {@code input} starting at {@code offset}.
+   *
+   * @param input the array holding the bytes to hash
+   * @param offset where they start in {@code input}
+   * @param length how many bytes to hash
+   * @return the hash, a new 32-byte array
+   * @throws IndexOutOfBoundsException if the range is not inside {@code input}
+   */
   public static byte[] hash(byte[] input, int offset, int length) {
     Checks.range(input, offset, length);
     return oneShot(input, offset, length, Spec.iv(), 0, OUT_LEN);
   }
 
-  /** The 32-byte hash of the UTF-8 encoding of {@code utf8}. */
+  /**
+   * The 32-byte hash of the UTF-8 encoding of {@code utf8}.
+   *
+   * @param utf8 the text to hash
+   * @return the hash, a new 32-byte array
+   */
   public static byte[] hash(String utf8) {
     Objects.requireNonNull(utf8, "input");
     return hash(utf8.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** The 32-byte keyed hash (MAC) of {@code input} under a 32-byte key. */
+  /**
+   * The 32-byte keyed hash (MAC) of {@code input} under a 32-byte key.
+   *
+   * @param key32 the key, exactly {@value #KEY_LEN} bytes
+   * @param input the bytes to authenticate
+   * @return the MAC, a new 32-byte array
+   * @throws IllegalArgumentException if the key is not {@value #KEY_LEN} bytes
+   */
   public static byte[] keyedHash(byte[] key32, byte[] input) {
     int[] key = Checks.key(key32);
     Objects.requireNonNull(input, "input");
     return oneShot(input, 0, input.length, key, Spec.KEYED_HASH, OUT_LEN);
   }
 
-  /** {@code outputLength} bytes of the keyed hash of {@code input}. */
+  /**
+   * {@code outputLength} bytes of the keyed hash of {@code input}.
+   *
+   * @param key32 the key, exactly {@value #KEY_LEN} bytes
+   * @param input the bytes to authenticate
+   * @param outputLength how many output bytes, 0 or more
+   * @return a new array of {@code outputLength} bytes
+   * @throws IllegalArgumentException if the key is not {@value #KEY_LEN} bytes or {@code outputLength} is negative
+   */
   public static byte[] keyedHash(byte[] key32, byte[] input, int outputLength) {
     int[] key = Checks.key(key32);
     Objects.requireNonNull(input, "input");
@@ -74,12 +114,24 @@ public final class Blake3 {
    * A 32-byte key derived from {@code material} for the application-specific {@code context},
    * which should be a hard-coded, globally unique string such as
    * {@code "example.com 2026-11-30 session tokens v1"}.
+   *
+   * @param context the application-specific context string
+   * @param material the secret key material
+   * @return the derived key, a new 32-byte array
    */
   public static byte[] deriveKey(String context, byte[] material) {
     return deriveKey(context, material, OUT_LEN);
   }
 
-  /** {@code outputLength} bytes of key derived from {@code material} for {@code context}. */
+  /**
+   * {@code outputLength} bytes of key derived from {@code material} for {@code context}.
+   *
+   * @param context the application-specific context string
+   * @param material the secret key material
+   * @param outputLength how many bytes of key, 0 or more
+   * @return a new array of {@code outputLength} bytes
+   * @throws IllegalArgumentException if {@code outputLength} is negative
+   */
   public static byte[] deriveKey(String context, byte[] material, int outputLength) {
     int[] key = contextKey(context);
     Objects.requireNonNull(material, "material");
@@ -87,17 +139,32 @@ public final class Blake3 {
     return oneShot(material, 0, material.length, key, Spec.DERIVE_KEY_MATERIAL, outputLength);
   }
 
-  /** A streaming hasher for the plain hash. */
+  /**
+   * A streaming hasher for the plain hash.
+   *
+   * @return a new hasher with no input
+   */
   public static Blake3Hasher newHasher() {
     return new Blake3Hasher(new TreeState(Engine.kernel(), Spec.iv(), 0));
   }
 
-  /** A streaming hasher for the keyed hash under a 32-byte key. */
+  /**
+   * A streaming hasher for the keyed hash under a 32-byte key.
+   *
+   * @param key32 the key, exactly {@value #KEY_LEN} bytes
+   * @return a new hasher with no input
+   * @throws IllegalArgumentException if the key is not {@value #KEY_LEN} bytes
+   */
   public static Blake3Hasher newKeyedHasher(byte[] key32) {
     return new Blake3Hasher(new TreeState(Engine.kernel(), Checks.key(key32), Spec.KEYED_HASH));
   }
 
-  /** A streaming hasher that derives key material for {@code context} (see {@link #deriveKey}). */
+  /**
+   * A streaming hasher that derives key material for {@code context} (see {@link #deriveKey}).
+   *
+   * @param context the application-specific context string
+   * @return a new hasher with no input; feed it the key material
+   */
   public static Blake3Hasher newDeriveKeyHasher(String context) {
     return new Blake3Hasher(new TreeState(Engine.kernel(), contextKey(context), Spec.DERIVE_KEY_MATERIAL));
   }
@@ -110,6 +177,8 @@ public final class Blake3 {
    * sequentially. Files that are not regular (pipes, {@code /dev/stdin}, devices) are read as
    * streams. See {@link Blake3Hasher#updateFile(Path, int)} to choose the number of threads.
    *
+   * @param file the file (or pipe, device) to read to its end
+   * @return the hash, a new 32-byte array
    * @throws IOException if the file cannot be opened or read, or shrinks while it is read
    */
   public static byte[] hashFile(Path file) throws IOException {
@@ -120,6 +189,9 @@ public final class Blake3 {
    * The 32-byte hash of {@code input}, computed by the calling thread and the common
    * {@link ForkJoinPool} together when it is large (about 1 MiB or more): the same value as
    * {@link #hash(byte[])}.
+   *
+   * @param input the bytes to hash
+   * @return the hash, a new 32-byte array
    */
   public static byte[] hashParallel(byte[] input) {
     return hashParallel(input, ForkJoinPool.commonPool());
@@ -129,6 +201,10 @@ public final class Blake3 {
    * The 32-byte hash of {@code input}, computed by the calling thread and the threads of
    * {@code executor} when it is large: the same value as {@link #hash(byte[])}. See
    * {@link Blake3Hasher#updateParallel(byte[], int, int, Executor)}.
+   *
+   * @param input the bytes to hash
+   * @param executor lends threads to the call; tasks it does not run are done by the caller
+   * @return the hash, a new 32-byte array
    */
   public static byte[] hashParallel(byte[] input, Executor executor) {
     Objects.requireNonNull(input, "input");
@@ -142,17 +218,31 @@ public final class Blake3 {
   /**
    * The 32-byte hash of the buffer's remaining bytes (heap, direct or mapped), computed in
    * parallel when they are many; the buffer's position moves to its limit.
+   *
+   * @param input the buffer whose remaining bytes are hashed
+   * @param executor lends threads to the call; tasks it does not run are done by the caller
+   * @return the hash, a new 32-byte array
    */
   public static byte[] hashParallel(ByteBuffer input, Executor executor) {
     return newHasher().updateParallel(input, executor).digest();
   }
 
-  /** As {@link #hashParallel(ByteBuffer, Executor)} on the common {@link ForkJoinPool}. */
+  /**
+   * As {@link #hashParallel(ByteBuffer, Executor)} on the common {@link ForkJoinPool}.
+   *
+   * @param input the buffer whose remaining bytes are hashed
+   * @return the hash, a new 32-byte array
+   */
   public static byte[] hashParallel(ByteBuffer input) {
     return hashParallel(input, ForkJoinPool.commonPool());
   }
 
-  /** Lowercase hexadecimal of {@code bytes}. */
+  /**
+   * Lowercase hexadecimal of {@code bytes}.
+   *
+   * @param bytes the bytes to write
+   * @return two lowercase hex digits per byte
+   */
   public static String toHex(byte[] bytes) {
     Objects.requireNonNull(bytes, "bytes");
     return Hex.encode(bytes);
@@ -161,6 +251,8 @@ public final class Blake3 {
   /**
    * The bytes written in hexadecimal (either case).
    *
+   * @param hex an even number of hex digits
+   * @return a new array, one byte per two digits
    * @throws IllegalArgumentException on an odd length or a character that is not a hex digit
    */
   public static byte[] fromHex(CharSequence hex) {
@@ -171,6 +263,8 @@ public final class Blake3 {
   /**
    * What hashes in this JVM: {@code native-<isa>} (e.g. {@code native-avx512},
    * {@code native-neon}) or {@code java (<why native is not used>)}.
+   *
+   * @return the engine in use, and why when it is the Java engine
    */
   public static String implementation() {
     return Engine.description();

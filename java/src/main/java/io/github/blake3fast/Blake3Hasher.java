@@ -28,14 +28,27 @@ public final class Blake3Hasher {
     this.state = state;
   }
 
-  /** Adds all of {@code input}. */
+  /**
+   * Adds all of {@code input}.
+   *
+   * @param input the bytes to add
+   * @return this hasher
+   */
   public Blake3Hasher update(byte[] input) {
     Objects.requireNonNull(input, "input");
     state.update(input, 0, input.length);
     return this;
   }
 
-  /** Adds {@code length} bytes of {@code input} from {@code offset}. */
+  /**
+   * Adds {@code length} bytes of {@code input} from {@code offset}.
+   *
+   * @param input the array holding the bytes to add
+   * @param offset where they start in {@code input}
+   * @param length how many bytes to add
+   * @return this hasher
+   * @throws IndexOutOfBoundsException if the range is not inside {@code input}
+   */
   public Blake3Hasher update(byte[] input, int offset, int length) {
     Checks.range(input, offset, length);
     state.update(input, offset, length);
@@ -45,6 +58,9 @@ public final class Blake3Hasher {
   /**
    * Adds the buffer's remaining bytes (heap, direct or mapped) and advances its position to
    * its limit.
+   *
+   * @param input the buffer whose remaining bytes are added
+   * @return this hasher
    */
   public Blake3Hasher update(ByteBuffer input) {
     Objects.requireNonNull(input, "input");
@@ -60,7 +76,13 @@ public final class Blake3Hasher {
    * rejects, are done by the calling thread, so a busy executor slows the call down but never
    * deadlocks it, even when the caller is one of its threads.
    *
+   * @param input the array holding the bytes to add
+   * @param offset where they start in {@code input}
+   * @param length how many bytes to add
+   * @param executor lends threads to the call
+   * @return this hasher
    * @throws RuntimeException whatever a task threw (rare: the kernels do not throw)
+   * @throws IndexOutOfBoundsException if the range is not inside {@code input}
    */
   public Blake3Hasher updateParallel(byte[] input, int offset, int length, Executor executor) {
     Checks.range(input, offset, length);
@@ -69,12 +91,25 @@ public final class Blake3Hasher {
     return this;
   }
 
-  /** As {@link #updateParallel(byte[], int, int, Executor)} on the common {@link ForkJoinPool}. */
+  /**
+   * As {@link #updateParallel(byte[], int, int, Executor)} on the common {@link ForkJoinPool}.
+   *
+   * @param input the array holding the bytes to add
+   * @param offset where they start in {@code input}
+   * @param length how many bytes to add
+   * @return this hasher
+   * @throws IndexOutOfBoundsException if the range is not inside {@code input}
+   */
   public Blake3Hasher updateParallel(byte[] input, int offset, int length) {
     return updateParallel(input, offset, length, ForkJoinPool.commonPool());
   }
 
-  /** As {@link #updateParallel(byte[], int, int, Executor)} for all of {@code input}, on the common pool. */
+  /**
+   * As {@link #updateParallel(byte[], int, int, Executor)} for all of {@code input}, on the common pool.
+   *
+   * @param input the bytes to add
+   * @return this hasher
+   */
   public Blake3Hasher updateParallel(byte[] input) {
     Objects.requireNonNull(input, "input");
     return updateParallel(input, 0, input.length, ForkJoinPool.commonPool());
@@ -84,6 +119,10 @@ public final class Blake3Hasher {
    * Adds the buffer's remaining bytes (heap, direct or mapped) in parallel, as
    * {@link #updateParallel(byte[], int, int, Executor)} does, and advances its position to its
    * limit. The buffer must not be changed until the call returns.
+   *
+   * @param input the buffer whose remaining bytes are added
+   * @param executor lends threads to the call
+   * @return this hasher
    */
   public Blake3Hasher updateParallel(ByteBuffer input, Executor executor) {
     Objects.requireNonNull(input, "input");
@@ -99,7 +138,12 @@ public final class Blake3Hasher {
     return this;
   }
 
-  /** As {@link #updateParallel(ByteBuffer, Executor)} on the common {@link ForkJoinPool}. */
+  /**
+   * As {@link #updateParallel(ByteBuffer, Executor)} on the common {@link ForkJoinPool}.
+   *
+   * @param input the buffer whose remaining bytes are added
+   * @return this hasher
+   */
   public Blake3Hasher updateParallel(ByteBuffer input) {
     return updateParallel(input, ForkJoinPool.commonPool());
   }
@@ -108,6 +152,8 @@ public final class Blake3Hasher {
    * Adds everything {@code input} delivers until its end; the stream is not closed. A
    * {@link java.io.FileInputStream} is read through its channel.
    *
+   * @param input the stream to read to its end
+   * @return this hasher
    * @throws IOException if reading fails; what was read before stays added
    */
   public Blake3Hasher update(InputStream input) throws IOException {
@@ -119,6 +165,8 @@ public final class Blake3Hasher {
   /**
    * Adds everything {@code input} delivers until its end of stream; the channel is not closed.
    *
+   * @param input the channel to read to its end of stream
+   * @return this hasher
    * @throws IOException if reading fails; what was read before stays added
    * @throws java.nio.channels.IllegalBlockingModeException for a channel in non-blocking mode
    */
@@ -136,6 +184,8 @@ public final class Blake3Hasher {
    * {@code /dev/stdin}, a device) is read as a stream to its end. Files of any size (beyond
    * 2 GiB too). The file is read to its end: bytes appended while it is read are included.
    *
+   * @param file the file (or pipe, device) to read to its end
+   * @return this hasher
    * @throws IOException if the file cannot be opened or read, or if it shrinks while it is read
    *     (the message says so); the hasher's input is then undefined: {@link #reset()} it
    */
@@ -151,7 +201,11 @@ public final class Blake3Hasher {
    * the calling thread and {@code threads - 1} threads started for the call. 1 reads the file
    * sequentially on the calling thread.
    *
+   * @param file the file (or pipe, device) to read to its end
+   * @param threads how many threads read a large regular file, the caller included
+   * @return this hasher
    * @throws IllegalArgumentException if threads is less than 1
+   * @throws IOException as {@link #updateFile(Path)}
    */
   public Blake3Hasher updateFile(Path file, int threads) throws IOException {
     Objects.requireNonNull(file, "file");
@@ -162,14 +216,24 @@ public final class Blake3Hasher {
     return this;
   }
 
-  /** The 32-byte hash of everything added so far; the hasher stays usable. */
+  /**
+   * The 32-byte hash of everything added so far; the hasher stays usable.
+   *
+   * @return the hash, a new 32-byte array
+   */
   public byte[] digest() {
     byte[] out = new byte[Spec.OUT_LEN];
     state.finish(out, 0, out.length);
     return out;
   }
 
-  /** {@code outputLength} bytes of extendable output; the hasher stays usable. */
+  /**
+   * {@code outputLength} bytes of extendable output; the hasher stays usable.
+   *
+   * @param outputLength how many output bytes, 0 or more
+   * @return a new array of {@code outputLength} bytes
+   * @throws IllegalArgumentException if {@code outputLength} is negative
+   */
   public byte[] digest(int outputLength) {
     Blake3.checkOutputLength(outputLength);
     byte[] out = new byte[outputLength];
@@ -177,7 +241,14 @@ public final class Blake3Hasher {
     return out;
   }
 
-  /** Writes {@code length} bytes of output into {@code out} at {@code offset}; the hasher stays usable. */
+  /**
+   * Writes {@code length} bytes of output into {@code out} at {@code offset}; the hasher stays usable.
+   *
+   * @param out the array to write into
+   * @param offset where the output starts in {@code out}
+   * @param length how many output bytes
+   * @throws IndexOutOfBoundsException if the range is not inside {@code out}
+   */
   public void digest(byte[] out, int offset, int length) {
     Checks.range(out, offset, length);
     state.finish(out, offset, length);
@@ -186,18 +257,28 @@ public final class Blake3Hasher {
   /**
    * A reader of the extendable output of everything added so far, at position 0. Later updates
    * do not change it.
+   *
+   * @return a new reader at output position 0
    */
   public Blake3OutputReader xof() {
     return new Blake3OutputReader(state.kernel(), state.output());
   }
 
-  /** Forgets all input; the key and mode stay. */
+  /**
+   * Forgets all input; the key and mode stay.
+   *
+   * @return this hasher
+   */
   public Blake3Hasher reset() {
     state.reset();
     return this;
   }
 
-  /** An independent hasher with the same input so far. */
+  /**
+   * An independent hasher with the same input so far.
+   *
+   * @return a new hasher; updating one does not change the other
+   */
   public Blake3Hasher copy() {
     return new Blake3Hasher(state.copy());
   }

@@ -94,12 +94,22 @@ public final class Blake3Hazmat {
       this.name = name;
     }
 
-    /** The plain hash, as {@link Blake3#hash(byte[])}. */
+    /**
+     * The plain hash, as {@link Blake3#hash(byte[])}.
+     *
+     * @return the mode
+     */
     public static Mode hash() {
       return HASH;
     }
 
-    /** The keyed hash under a 32-byte key, as {@link Blake3#keyedHash(byte[], byte[])}. */
+    /**
+     * The keyed hash under a 32-byte key, as {@link Blake3#keyedHash(byte[], byte[])}.
+     *
+     * @param key32 the key, exactly 32 bytes
+     * @return the mode
+     * @throws IllegalArgumentException if the key is not 32 bytes
+     */
     public static Mode keyedHash(byte[] key32) {
       return new Mode(Checks.key(key32), Spec.KEYED_HASH, "keyedHash");
     }
@@ -107,6 +117,9 @@ public final class Blake3Hazmat {
     /**
      * Key derivation for {@code context}, as {@link Blake3#deriveKey(String, byte[])}: the tree
      * is that of the key material. The context is hashed once, here.
+     *
+     * @param context the application-specific context string
+     * @return the mode
      */
     public static Mode deriveKey(String context) {
       return new Mode(Blake3.contextKey(context), Spec.DERIVE_KEY_MATERIAL, "deriveKey");
@@ -127,6 +140,8 @@ public final class Blake3Hazmat {
    * length: the subtree at 0 may be all of the input, but then it is the root, see
    * {@link #rootHash(Collection, Mode)}).
    *
+   * @param inputOffset a byte offset in the input, a multiple of {@value #CHUNK_LEN}
+   * @return the longest subtree length in bytes
    * @throws IllegalArgumentException if the offset is negative or not a multiple of {@value #CHUNK_LEN}
    */
   public static long maxSubtreeLength(long inputOffset) {
@@ -138,6 +153,8 @@ public final class Blake3Hazmat {
    * The length of the left child of a subtree of {@code subtreeLength} bytes (more than one
    * chunk): the largest power of two chunks that is shorter. The right child has the rest.
    *
+   * @param subtreeLength the parent subtree's length in bytes
+   * @return the left child's length in bytes
    * @throws IllegalArgumentException if the length is at most one chunk
    */
   public static long leftSubtreeLength(long subtreeLength) {
@@ -173,7 +190,14 @@ public final class Blake3Hazmat {
 
   // ---- Subtrees -------------------------------------------------------------------------
 
-  /** The chaining value of the subtree {@code input} that starts at byte {@code inputOffset}. */
+  /**
+   * The chaining value of the subtree {@code input} that starts at byte {@code inputOffset}.
+   *
+   * @param input the subtree's bytes
+   * @param inputOffset where the range starts in the whole input, a multiple of {@value #CHUNK_LEN}
+   * @param mode the hash, keyed hash or key derivation, as for the whole input
+   * @return the 32-byte chaining value
+   */
   public static byte[] hashSubtree(byte[] input, long inputOffset, Mode mode) {
     Objects.requireNonNull(input, "input");
     return hashSubtree(input, 0, input.length, inputOffset, mode);
@@ -184,6 +208,12 @@ public final class Blake3Hazmat {
    * byte {@code inputOffset} of the whole input. Large subtrees are hashed by the native SIMD
    * kernel where it runs.
    *
+   * @param input the array holding the subtree's bytes
+   * @param offset where they start in {@code input}
+   * @param length the subtree's length in bytes
+   * @param inputOffset where the range starts in the whole input, a multiple of {@value #CHUNK_LEN}
+   * @param mode the hash, keyed hash or key derivation, as for the whole input
+   * @return the 32-byte chaining value
    * @throws IllegalArgumentException if the offset is not a multiple of {@value #CHUNK_LEN}, the
    *     length is 0, or longer than {@link #maxSubtreeLength(long)} allows
    */
@@ -196,7 +226,14 @@ public final class Blake3Hazmat {
     return fold(s.subtreeCvs(), mode);
   }
 
-  /** As {@link #hashSubtree(byte[], int, int, long, Mode)} for the buffer's remaining bytes; its position moves to its limit. */
+  /**
+   * As {@link #hashSubtree(byte[], int, int, long, Mode)} for the buffer's remaining bytes; its position moves to its limit.
+   *
+   * @param input the buffer whose remaining bytes are the subtree
+   * @param inputOffset where the range starts in the whole input, a multiple of {@value #CHUNK_LEN}
+   * @param mode the hash, keyed hash or key derivation, as for the whole input
+   * @return the 32-byte chaining value
+   */
   public static byte[] hashSubtree(ByteBuffer input, long inputOffset, Mode mode) {
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(mode, "mode");
@@ -206,7 +243,13 @@ public final class Blake3Hazmat {
     return fold(s.subtreeCvs(), mode);
   }
 
-  /** A streaming hasher for the subtree or piece that starts at byte {@code inputOffset}. */
+  /**
+   * A streaming hasher for the subtree or piece that starts at byte {@code inputOffset}.
+   *
+   * @param inputOffset where the range starts in the whole input, a multiple of {@value #CHUNK_LEN}
+   * @param mode the hash, keyed hash or key derivation, as for the whole input
+   * @return a new hasher with no input
+   */
   public static SubtreeHasher newSubtreeHasher(long inputOffset, Mode mode) {
     checkOffset(inputOffset);
     Objects.requireNonNull(mode, "mode");
@@ -232,6 +275,11 @@ public final class Blake3Hazmat {
    * {@code right} starts, {@code left} is a power of two chunks and starts at a multiple of
    * twice that, and {@code right} is as long or ends the input. Not for the top of the tree:
    * use {@link #mergeSubtreesRoot} there.
+   *
+   * @param leftCv the left subtree's 32-byte chaining value
+   * @param rightCv the right subtree's 32-byte chaining value
+   * @param mode the hash, keyed hash or key derivation, as for the whole input
+   * @return the parent's 32-byte chaining value
    */
   public static byte[] mergeSubtrees(byte[] leftCv, byte[] rightCv, Mode mode) {
     int[] block = parentBlock(leftCv, rightCv, mode);
@@ -244,6 +292,11 @@ public final class Blake3Hazmat {
    * The 32-byte hash of the whole input from the chaining values of the two children of its
    * root: the subtree at 0 of {@link #leftSubtreeLength(long)} of the input's length, and the
    * rest.
+   *
+   * @param leftCv the left child's 32-byte chaining value
+   * @param rightCv the right child's 32-byte chaining value
+   * @param mode the hash, keyed hash or key derivation, as for the whole input
+   * @return the 32-byte hash of the whole input
    */
   public static byte[] mergeSubtreesRoot(byte[] leftCv, byte[] rightCv, Mode mode) {
     int[] block = parentBlock(leftCv, rightCv, mode);
@@ -253,7 +306,14 @@ public final class Blake3Hazmat {
     return toBytes(cv, 0);
   }
 
-  /** As {@link #mergeSubtreesRoot}, as extendable output of any length, from position 0. */
+  /**
+   * As {@link #mergeSubtreesRoot}, as extendable output of any length, from position 0.
+   *
+   * @param leftCv the left child's 32-byte chaining value
+   * @param rightCv the right child's 32-byte chaining value
+   * @param mode the hash, keyed hash or key derivation, as for the whole input
+   * @return a new reader at output position 0
+   */
   public static Blake3OutputReader mergeSubtreesRootXof(byte[] leftCv, byte[] rightCv, Mode mode) {
     int[] block = parentBlock(leftCv, rightCv, mode);
     return new Blake3OutputReader(Engine.kernel(),
@@ -293,6 +353,12 @@ public final class Blake3Hazmat {
    * the whole input, to a {@link Piece}. Any length; only the input's last piece may have a
    * length that is not a multiple of {@value #CHUNK_LEN} (checked when the pieces are combined).
    *
+   * @param input the array holding the piece's bytes
+   * @param offset where they start in {@code input}
+   * @param length the piece's length in bytes
+   * @param inputOffset where the range starts in the whole input, a multiple of {@value #CHUNK_LEN}
+   * @param mode the hash, keyed hash or key derivation, as for the whole input
+   * @return the piece
    * @throws IllegalArgumentException if inputOffset is negative or not a multiple of {@value #CHUNK_LEN}
    */
   public static Piece hashPiece(byte[] input, int offset, int length, long inputOffset, Mode mode) {
@@ -300,7 +366,14 @@ public final class Blake3Hazmat {
     return newSubtreeHasher(inputOffset, mode).update(input, offset, length).piece();
   }
 
-  /** As {@link #hashPiece(byte[], int, int, long, Mode)} for the buffer's remaining bytes; its position moves to its limit. */
+  /**
+   * As {@link #hashPiece(byte[], int, int, long, Mode)} for the buffer's remaining bytes; its position moves to its limit.
+   *
+   * @param input the buffer whose remaining bytes are the piece
+   * @param inputOffset where the range starts in the whole input, a multiple of {@value #CHUNK_LEN}
+   * @param mode the hash, keyed hash or key derivation, as for the whole input
+   * @return the piece
+   */
   public static Piece hashPiece(ByteBuffer input, long inputOffset, Mode mode) {
     Objects.requireNonNull(input, "input");
     return newSubtreeHasher(inputOffset, mode).update(input).piece();
@@ -312,6 +385,9 @@ public final class Blake3Hazmat {
    * must be whole chunks. Equal to {@code Blake3.hash} of the input (or {@code keyedHash},
    * {@code deriveKey}, by the mode, which must be the pieces' mode).
    *
+   * @param pieces every piece of the input, in any order
+   * @param mode the hash, keyed hash or key derivation, as for the whole input
+   * @return the 32-byte hash of the whole input
    * @throws IllegalArgumentException if the pieces do not tile an input, or were hashed in
    *     another mode
    */
@@ -321,7 +397,14 @@ public final class Blake3Hazmat {
     return out;
   }
 
-  /** As {@link #rootHash(Collection, Mode)}, as extendable output from position 0. */
+  /**
+   * As {@link #rootHash(Collection, Mode)}, as extendable output from position 0.
+   *
+   * @param pieces every piece of the input, in any order
+   * @param mode the hash, keyed hash or key derivation, as for the whole input
+   * @return a new reader at output position 0
+   * @throws IllegalArgumentException as {@link #rootHash(Collection, Mode)}
+   */
   public static Blake3OutputReader rootOutputReader(Collection<Piece> pieces, Mode mode) {
     Objects.requireNonNull(pieces, "pieces");
     Objects.requireNonNull(mode, "mode");
@@ -445,10 +528,15 @@ public final class Blake3Hazmat {
     private static final long serialVersionUID = 1L;
     private static final int MAGIC = 0x42335043; // "B3PC"
 
+    /** The byte offset of the piece in the whole input, a multiple of 1024. */
     private final long offset;
+    /** The piece's length in bytes. */
     private final long length;
+    /** The mode's flags: 0 (hash), keyed hash or key derivation. */
     private final int flags;
+    /** The chaining values of the piece's aligned subtrees, 32 bytes each, left to right. */
     private final byte[] cvs;
+    /** The piece's bytes when it is at most one chunk at offset 0, else null. */
     private final byte[] soleChunk;
 
     Piece(long offset, long length, int flags, byte[] cvs, byte[] soleChunk) {
@@ -459,22 +547,38 @@ public final class Blake3Hazmat {
       this.soleChunk = soleChunk;
     }
 
-    /** The byte offset of the piece in the whole input. */
+    /**
+     * The byte offset of the piece in the whole input.
+     *
+     * @return the offset in bytes
+     */
     public long offset() {
       return offset;
     }
 
-    /** The piece's length in bytes. */
+    /**
+     * The piece's length in bytes.
+     *
+     * @return the length in bytes
+     */
     public long length() {
       return length;
     }
 
-    /** How many chaining values the piece carries. */
+    /**
+     * How many chaining values the piece carries.
+     *
+     * @return the number of 32-byte chaining values
+     */
     public int chainingValueCount() {
       return cvs.length / CHAINING_VALUE_LEN;
     }
 
-    /** The piece as bytes, for any transport; {@link #fromByteArray} reads them back. */
+    /**
+     * The piece as bytes, for any transport; {@link #fromByteArray} reads them back.
+     *
+     * @return a new array
+     */
     public byte[] toByteArray() {
       int sole = soleChunk == null ? -1 : soleChunk.length;
       ByteBuffer b = ByteBuffer.allocate(4 + 8 + 8 + 4 + 4 + cvs.length + 4 + Math.max(0, sole));
@@ -488,6 +592,8 @@ public final class Blake3Hazmat {
     /**
      * Reads a piece that {@link #toByteArray} wrote.
      *
+     * @param bytes what {@link #toByteArray} returned
+     * @return the piece
      * @throws IllegalArgumentException if the bytes are not such a piece
      */
     public static Piece fromByteArray(byte[] bytes) {
@@ -549,6 +655,14 @@ public final class Blake3Hazmat {
       return p;
     }
 
+    /**
+     * Refuses a stream whose fields do not make a piece, as {@link #fromByteArray} does.
+     *
+     * @param in the stream
+     * @throws IOException if reading fails, or {@link InvalidObjectException} for fields that are
+     *     not those of a piece
+     * @throws ClassNotFoundException as {@link ObjectInputStream#defaultReadObject()}
+     */
     private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
       in.defaultReadObject();
       try {
@@ -582,13 +696,25 @@ public final class Blake3Hazmat {
       this.mode = mode;
     }
 
-    /** Adds all of {@code input}. */
+    /**
+     * Adds all of {@code input}.
+     *
+     * @param input the bytes to add
+     * @return this hasher
+     */
     public SubtreeHasher update(byte[] input) {
       Objects.requireNonNull(input, "input");
       return update(input, 0, input.length);
     }
 
-    /** Adds {@code length} bytes of {@code input} from {@code offset}. */
+    /**
+     * Adds {@code length} bytes of {@code input} from {@code offset}.
+     *
+     * @param input the array holding the bytes to add
+     * @param offset where they start in {@code input}
+     * @param length how many bytes to add
+     * @return this hasher
+     */
     public SubtreeHasher update(byte[] input, int offset, int length) {
       Checks.range(input, offset, length);
       checkRoom(length);
@@ -596,7 +722,12 @@ public final class Blake3Hazmat {
       return this;
     }
 
-    /** Adds the buffer's remaining bytes and moves its position to its limit. */
+    /**
+     * Adds the buffer's remaining bytes and moves its position to its limit.
+     *
+     * @param input the buffer whose remaining bytes are added
+     * @return this hasher
+     */
     public SubtreeHasher update(ByteBuffer input) {
       Objects.requireNonNull(input, "input");
       checkRoom(input.remaining());
@@ -604,7 +735,13 @@ public final class Blake3Hazmat {
       return this;
     }
 
-    /** Adds everything the stream delivers until its end (the stream is not closed). */
+    /**
+     * Adds everything the stream delivers until its end (the stream is not closed).
+     *
+     * @param input the stream to read to its end
+     * @return this hasher
+     * @throws IOException if reading fails; what was read before stays added
+     */
     public SubtreeHasher update(InputStream input) throws IOException {
       Objects.requireNonNull(input, "input");
       FileHashing.update(state, input);
@@ -617,12 +754,20 @@ public final class Blake3Hazmat {
       }
     }
 
-    /** Where the range starts in the whole input. */
+    /**
+     * Where the range starts in the whole input.
+     *
+     * @return the byte offset
+     */
     public long inputOffset() {
       return inputOffset;
     }
 
-    /** Bytes added so far. */
+    /**
+     * Bytes added so far.
+     *
+     * @return the number of bytes
+     */
     public long length() {
       return state.length();
     }
@@ -631,6 +776,7 @@ public final class Blake3Hazmat {
      * The chaining value of the range added so far, which must be a subtree: at least one
      * byte, and at most {@link #maxSubtreeLength(long)} of the offset.
      *
+     * @return the 32-byte chaining value
      * @throws IllegalStateException if the range is empty or too long for its offset
      */
     public byte[] chainingValue() {
@@ -643,7 +789,11 @@ public final class Blake3Hazmat {
       return fold(state.subtreeCvs(), mode);
     }
 
-    /** The range added so far as a {@link Piece}, for {@link #rootHash(Collection, Mode)}. */
+    /**
+     * The range added so far as a {@link Piece}, for {@link #rootHash(Collection, Mode)}.
+     *
+     * @return the piece
+     */
     public Piece piece() {
       int[] words = state.subtreeCvs();
       byte[] cvs = new byte[4 * words.length];
@@ -653,7 +803,11 @@ public final class Blake3Hazmat {
       return new Piece(inputOffset, state.length(), mode.flags, cvs, state.soleChunk());
     }
 
-    /** Forgets the bytes added; the offset and mode stay. */
+    /**
+     * Forgets the bytes added; the offset and mode stay.
+     *
+     * @return this hasher
+     */
     public SubtreeHasher reset() {
       state.reset();
       return this;

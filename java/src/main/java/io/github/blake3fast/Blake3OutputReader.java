@@ -14,7 +14,14 @@ public final class Blake3OutputReader {
     this.node = node;
   }
 
-  /** Fills {@code out[offset, offset + length)} with the next output bytes. */
+  /**
+   * Fills {@code out[offset, offset + length)} with the next output bytes.
+   *
+   * @param out the array to fill
+   * @param offset where the output starts in {@code out}
+   * @param length how many output bytes
+   * @throws IndexOutOfBoundsException if the range is not inside {@code out}
+   */
   public void read(byte[] out, int offset, int length) {
     Checks.range(out, offset, length);
     if (length > Long.MAX_VALUE - position) {
@@ -24,12 +31,21 @@ public final class Blake3OutputReader {
     position += length;
   }
 
-  /** Fills all of {@code out} with the next output bytes. */
+  /**
+   * Fills all of {@code out} with the next output bytes.
+   *
+   * @param out the array to fill
+   */
   public void read(byte[] out) {
     read(out, 0, out.length);
   }
 
-  /** Moves to byte {@code position} of the output (non-negative). */
+  /**
+   * Moves to byte {@code position} of the output (non-negative).
+   *
+   * @param position the output position, 0 or more
+   * @throws IllegalArgumentException if the position is negative
+   */
   public void seek(long position) {
     if (position < 0) {
       throw new IllegalArgumentException("position must not be negative: " + position);
@@ -37,7 +53,11 @@ public final class Blake3OutputReader {
     this.position = position;
   }
 
-  /** The position of the next byte {@link #read} returns. */
+  /**
+   * The position of the next byte {@link #read} returns.
+   *
+   * @return the position in bytes
+   */
   public long position() {
     return position;
   }
