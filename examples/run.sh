@@ -55,7 +55,7 @@ want_file=$(b3sum --no-names "$input")
 
 # The engine the plain library jar picks here (b3sum -V names it): every packaging must get it.
 native=$("$java17/bin/java" -jar "$lib_jar" -V | sed -n 's/.*(blake3-fast, \(.*\))$/\1/p')
-if unzip -l "$lib_jar" | grep -q "META-INF/native/linux-$arch/libblake3fast.so"; then
+if "$java17/bin/jar" tf "$lib_jar" | grep -qx "META-INF/native/linux-$arch/libblake3fast.so"; then
   case $native in native-*) ;; *) fail "the jar has a library for linux-$arch, yet the engine is '$native'";; esac
 fi
 
