@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The library as adopters package it: installs blake3-fast 0.1.0 into the local Maven repository,
 # builds the projects under examples/ against it (Spring Boot executable jar, shaded uber jar
-# with relocation, a named module and a jlink image of it, Spark; the Spark project's tests run
-# here), then runs each packaging on JDK 17 and 25 and checks what it prints: the engine
-# (Blake3.implementation()), BLAKE3("abc"), the hash of a file against Debian's b3sum, and its
-# standard error (nothing, or the JDK's native-access warning where that is expected).
+# with relocation, a named module, also run from the class path and linked into jlink images,
+# Spark; the Spark project's tests run here), then runs each packaging on JDK 17 and 25 and
+# checks what it prints: the engine (Blake3.implementation()), BLAKE3("abc"), the hash of a file
+# against Debian's b3sum, and its standard error (nothing, or the JDK's native-access warning or
+# the library's refused-native warning where that is expected). Ends with "N passed, M failed".
 #
 #   examples/run.sh                   everything
 #   EXAMPLES_MVN_ARGS='-Dmaven.repo.local=DIR' examples/run.sh    another local repository
@@ -99,6 +100,7 @@ check() {
 boot=$ex/spring-boot/target/blake3-boot-1.0.jar
 shaded=$ex/shaded/target/blake3-shaded-1.0.jar
 mp=$ex/modular/target/lib:$ex/modular/target/blake3-modular.jar
+cp=$lib_jar:$ex/modular/target/blake3-modular.jar
 app=example.modular/example.modular.ModularApp
 deny_cp="java (native refused: native access denied (Illegal native access from an unnamed module (file:$shaded)): allow it with --enable-native-access=ALL-UNNAMED)"
 
@@ -114,6 +116,7 @@ link() {
 
 say "JDK 17"
 j=$java17/bin/java
+check classpath-jdk17 "$native" quiet "$j" -cp "$cp" example.modular.ModularApp
 check boot-jdk17 "$native" quiet "$j" -jar "$boot"
 check shaded-jdk17 "$native" quiet "$j" -jar "$shaded"
 check module-path-jdk17 "$native" quiet "$j" --module-path "$mp" -m "$app"
@@ -125,6 +128,7 @@ fi
 
 say "JDK 25"
 j=$java25/bin/java
+check classpath-jdk25 "$native" quiet "$j" --enable-native-access=ALL-UNNAMED -cp "$cp" example.modular.ModularApp
 check boot-jdk25 "$native" quiet "$j" -jar "$boot"
 check shaded-jdk25 "$native" quiet "$j" -jar "$shaded"
 check shaded-jdk25-classpath "$native" warning "$j" -cp "$shaded" example.shaded.ShadedApp

@@ -111,6 +111,7 @@ class DistributedBlake3Test {
 
     int parts = 8;
     long[] oneThread = new long[3];
+    long[] threads = new long[3];
     long[] spark = new long[3];
     DistributedBlake3.Result r = null;
     for (int i = 0; i < 3; i++) {
@@ -120,20 +121,27 @@ class DistributedBlake3Test {
       assertEquals(b3sum, Blake3.toHex(single));
 
       t0 = System.nanoTime();
+      byte[] parallel = Blake3.hashFile(f);
+      threads[i] = System.nanoTime() - t0;
+      assertEquals(b3sum, Blake3.toHex(parallel));
+
+      t0 = System.nanoTime();
       r = DistributedBlake3.hash(sc, f, parts);
       spark[i] = System.nanoTime() - t0;
       assertEquals(b3sum, Blake3.toHex(r.hash), "spark, " + parts + " partitions");
     }
     List<Long> taskResults = awaitTaskEnds(parts);
     Arrays.sort(oneThread);
+    Arrays.sort(threads);
     Arrays.sort(spark);
     long maxPiece = Collections.max(r.pieceBytes);
     assertTrue(maxPiece < 2048, "a piece is small, not the data: " + r.pieceBytes);
     System.out.printf(
         "spark: %d MiB + %d B in %d partitions (local[2], %s): pieces %s bytes, Spark task results %s bytes%n"
-            + "spark: median of 3, one thread's updateFile %.0f ms, the Spark job %.0f ms (ratio %.2f)%n",
+            + "spark: medians of 3 (alternating): one thread's updateFile %.0f ms, hashFile (all cores) %.0f ms,"
+            + " the Spark job %.0f ms (%.2f times one thread)%n",
         TIMED_MIB, size - ((long) TIMED_MIB << 20), parts, Blake3.implementation(), r.pieceBytes,
-        taskResults, oneThread[1] / 1e6, spark[1] / 1e6, (double) spark[1] / oneThread[1]);
+        taskResults, oneThread[1] / 1e6, threads[1] / 1e6, spark[1] / 1e6, (double) spark[1] / oneThread[1]);
   }
 
   /**
