@@ -73,9 +73,7 @@ refused() { [ "$(wc -l <"$1")" -eq 2 ] && grep -q '^WARNING: blake3-fast: using 
 check() {
   local name=$1 engine=$2 stderr=$3 out=$work/$1.out err=$work/$1.err problems=()
   shift 3
-  if ! "$@" "$input" >"$out" 2>"$err"; then
-    problems+=("exit status $?")
-  fi
+  "$@" "$input" >"$out" 2>"$err" || problems+=("exit status $?")
   local got_engine got_abc got_file
   got_engine=$(sed -n 's/^engine: //p' "$out")
   got_abc=$(sed -n 's/^abc: //p' "$out")
@@ -119,6 +117,12 @@ j=$java17/bin/java
 check classpath-jdk17 "$native" quiet "$j" -cp "$cp" example.modular.ModularApp
 check boot-jdk17 "$native" quiet "$j" -jar "$boot"
 check shaded-jdk17 "$native" quiet "$j" -jar "$shaded"
+# The services transformer rewrote the library's ServiceLoader entry to the relocated class.
+if grep -qx 'provider: example.shaded.blake3.Blake3Provider BLAKE3Fast' "$work/shaded-jdk17.out"; then
+  pass "shaded-jdk17: ServiceLoader finds the relocated provider"
+else
+  fail "shaded-jdk17: ServiceLoader does not find example.shaded.blake3.Blake3Provider"
+fi
 check module-path-jdk17 "$native" quiet "$j" --module-path "$mp" -m "$app"
 if link "$java17" "$work/image17"; then
   check jlink-jdk17 "$native" quiet "$work/image17/bin/app"
