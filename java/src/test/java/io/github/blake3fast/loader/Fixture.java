@@ -95,6 +95,8 @@ final class Fixture {
     mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
     mf.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "io.github.blake3fast.cli.B3sum");
     mf.getMainAttributes().putValue("Enable-Native-Access", "ALL-UNNAMED");
+    // As the packaged jar: module-info.class is under META-INF/versions/9, seen only in a multi-release jar.
+    mf.getMainAttributes().putValue("Multi-Release", "true");
     List<Path> files;
     try (Stream<Path> s = Files.walk(CLASSES)) {
       files = s.filter(Files::isRegularFile).sorted().collect(Collectors.toList());

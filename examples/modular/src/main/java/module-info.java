@@ -1,0 +1,3 @@
+module example.modular {
+  requires io.github.blake3fast;
+}
