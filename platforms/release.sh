@@ -97,6 +97,18 @@ for d in "$unpacked"/META-INF/native/*/; do
   fi
 done
 
+# The module descriptor only under META-INF/versions/9 of a multi-release jar: shading tools
+# then have no top-level module-info.class to warn about, and the module path still sees it.
+(cd "$unpacked" && jar xf "$jar" META-INF/MANIFEST.MF)
+manifest=$(tr -d '\r' <"$unpacked/META-INF/MANIFEST.MF")
+if ! grep -qx 'Multi-Release: true' <<<"$manifest"; then
+  rows+=("jar: the manifest lacks Multi-Release: true"); status=1
+fi
+entries=$(jar tf "$jar")
+if grep -qx 'module-info.class' <<<"$entries" || ! grep -qx 'META-INF/versions/9/module-info.class' <<<"$entries"; then
+  rows+=("jar: module-info.class must be under META-INF/versions/9 only"); status=1
+fi
+
 echo
 if [ -n "$check_only" ]; then
   echo "---- $jar ----"

@@ -10,6 +10,11 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Collectors;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
@@ -44,6 +49,36 @@ class JcaInstallTest {
     } catch (java.net.URISyntaxException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  private static Path moduleJar;
+
+  /**
+   * The classes as the packaged jar holds them: the descriptor is under META-INF/versions/9, which
+   * only a multi-release jar shows to the module system (a classes directory would be no module).
+   */
+  private static synchronized Path moduleJar() throws IOException {
+    if (moduleJar != null) {
+      return moduleJar;
+    }
+    Path jar = CLASSES.getParent().resolve("jca-install-test").resolve("blake3-fast.jar");
+    Files.createDirectories(jar.getParent());
+    Manifest mf = new Manifest();
+    mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+    mf.getMainAttributes().putValue("Multi-Release", "true");
+    List<Path> files;
+    try (Stream<Path> walk = Files.walk(CLASSES)) {
+      files = walk.filter(Files::isRegularFile).sorted().collect(Collectors.toList());
+    }
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), mf)) {
+      for (Path f : files) {
+        out.putNextEntry(new JarEntry(CLASSES.relativize(f).toString().replace('\\', '/')));
+        Files.copy(f, out);
+        out.closeEntry();
+      }
+    }
+    moduleJar = jar;
+    return jar;
   }
 
   private static List<Path> jdks() {
@@ -118,7 +153,7 @@ class JcaInstallTest {
     List<String> cmd = new ArrayList<>();
     cmd.add(jdk.resolve("bin/java").toString());
     if (modulePath) {
-      cmd.addAll(List.of("--module-path", CLASSES.toString(), "-cp", TEST_CLASSES.toString()));
+      cmd.addAll(List.of("--module-path", moduleJar().toString(), "-cp", TEST_CLASSES.toString()));
       cmd.add("--enable-native-access=io.github.blake3fast");
     } else {
       cmd.addAll(List.of("-cp", CLASSES + java.io.File.pathSeparator + TEST_CLASSES));
