@@ -60,7 +60,15 @@ public final class Blake3Hasher {
    * rejects, are done by the calling thread, so a busy executor slows the call down but never
    * deadlocks it, even when the caller is one of its threads.
    *
-   * @throws RuntimeException whatever a task threw (rare: the kernels do not throw)
+   * <p>If the call fails, it throws only after every task already started has finished (none
+   * reads {@code input} any more), and the hasher is as it was before the call: catching the
+   * exception and adding the same input with {@link #update(byte[], int, int)} gives the right
+   * hash.
+   *
+   * @throws RuntimeException or {@link Error}: whatever the executor threw other than
+   *     {@link java.util.concurrent.RejectedExecutionException} (a shut-down pool's
+   *     IllegalStateException, an OutOfMemoryError for a thread it could not start), or a task
+   *     threw (rare: the kernels do not throw)
    */
   public Blake3Hasher updateParallel(byte[] input, int offset, int length, Executor executor) {
     Checks.range(input, offset, length);
@@ -83,7 +91,8 @@ public final class Blake3Hasher {
   /**
    * Adds the buffer's remaining bytes (heap, direct or mapped) in parallel, as
    * {@link #updateParallel(byte[], int, int, Executor)} does, and advances its position to its
-   * limit. The buffer must not be changed until the call returns.
+   * limit. The buffer must not be changed until the call returns; it is not read after the call
+   * returns or throws. On a failure the hasher and the buffer's position are as before the call.
    */
   public Blake3Hasher updateParallel(ByteBuffer input, Executor executor) {
     Objects.requireNonNull(input, "input");
@@ -136,8 +145,11 @@ public final class Blake3Hasher {
    * {@code /dev/stdin}, a device) is read as a stream to its end. Files of any size (beyond
    * 2 GiB too). The file is read to its end: bytes appended while it is read are included.
    *
+   * <p>If the call fails, no thread reads the file any more and the hasher is as it was before
+   * the call.
+   *
    * @throws IOException if the file cannot be opened or read, or if it shrinks while it is read
-   *     (the message says so); the hasher's input is then undefined: {@link #reset()} it
+   *     (the message says so)
    */
   public Blake3Hasher updateFile(Path file) throws IOException {
     Objects.requireNonNull(file, "file");

@@ -81,6 +81,18 @@ final class FileHashing {
    * Anything else (pipe, device, /dev/stdin) is read as a stream to its end.
    */
   static void updateFile(TreeState state, Path file, Executor executor, int helpers) throws IOException {
+    // On any failure the state goes back to what it was (see Blake3Hasher.updateFile); Parallel
+    // has waited for every reader by then.
+    TreeState before = state.copy();
+    try {
+      addFile(state, file, executor, helpers);
+    } catch (Throwable t) {
+      state.restore(before);
+      throw t;
+    }
+  }
+
+  private static void addFile(TreeState state, Path file, Executor executor, int helpers) throws IOException {
     BasicFileAttributes attrs = Files.readAttributes(file, BasicFileAttributes.class);
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       if (!attrs.isRegularFile()) {
