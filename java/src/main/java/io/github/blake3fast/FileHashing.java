@@ -1,5 +1,6 @@
 package io.github.blake3fast;
 
+import java.io.File;
 import java.io.FileInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -102,8 +103,12 @@ final class FileHashing {
     if (file.getFileSystem() != FileSystems.getDefault()) {
       return null;
     }
+    File f = file.toFile();
+    if (!f.toPath().equals(file)) {
+      return null; // a name that does not survive decoding might name another file as a String
+    }
     try {
-      return new RandomAccessFile(file.toFile(), "r");
+      return new RandomAccessFile(f, "r");
     } catch (FileNotFoundException e) {
       return null;
     }
@@ -279,10 +284,14 @@ final class FileHashing {
   }
 
   /** What is left of a file channel (a file may grow or be a pseudo-file: only a hint); else 0. */
-  private static long remainingHint(ReadableByteChannel ch) throws IOException {
+  private static long remainingHint(ReadableByteChannel ch) {
     if (ch instanceof FileChannel) {
       FileChannel f = (FileChannel) ch;
-      return Math.max(0, f.size() - f.position());
+      try {
+        return Math.max(0, f.size() - f.position());
+      } catch (IOException e) {
+        return 0; // a pipe (/dev/stdin) has no position: "Illegal seek"
+      }
     }
     return 0;
   }

@@ -134,11 +134,6 @@ final class ReadBuffers {
     }
   }
 
-  /** Whether direct allocations are paused after a refusal (for tests). */
-  static boolean directBackingOff() {
-    return backOffNanos.get() > 0 && System.nanoTime() - directRetryAt < 0;
-  }
-
   /** Idle buffers of one kind, by size class, at most POOL_BYTES in all. */
   private static final class Pool {
     @SuppressWarnings("unchecked")

@@ -225,24 +225,38 @@ class ParallelFailureTest {
       Thread.interrupted();
     }
     tasks.checkQuiet("interrupted caller");
-    // Interrupted while it waits for a slow helper: it goes on waiting.
+    // Interrupted while it waits for a slow helper: it goes on waiting. The helper's task starts,
+    // the caller's waits for that, then the caller is interrupted while the helper still works.
     Thread caller = Thread.currentThread();
-    AtomicInteger helperDone = new AtomicInteger();
+    java.util.concurrent.atomic.AtomicBoolean helperStarted = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicBoolean helperFinished = new java.util.concurrent.atomic.AtomicBoolean();
     Thread interrupter = new Thread(() -> {
+      while (!helperStarted.get()) {
+        Thread.onSpinWait();
+      }
       pause(50);
       caller.interrupt();
     });
     interrupter.start();
     try {
       Parallel.run(2, pool, 1, i -> {
-        if (i == 0) {
-          pause(300); // the helper's task, if the helper claims the first one
+        if (Thread.currentThread() != caller) {
+          helperStarted.set(true);
+          long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+          while (System.nanoTime() < end) {
+            pause(5);
+          }
+          helperFinished.set(true);
+        } else {
+          while (!helperStarted.get()) {
+            Thread.onSpinWait();
+          }
         }
-        helperDone.incrementAndGet();
       });
-      assertEquals(2, helperDone.get(), "returned before every task finished");
+      assertTrue(helperFinished.get(), "returned before the helper's task finished");
       assertTrue(Thread.currentThread().isInterrupted(), "the interrupt was swallowed");
     } finally {
+      Thread.interrupted();
       interrupter.join();
       Thread.interrupted();
     }
