@@ -128,8 +128,8 @@ public final class Blake3Hasher {
   /**
    * Adds everything {@code input} delivers until its end of stream; the channel is not closed.
    * It reads into a pooled direct buffer, or a heap buffer when direct memory is short; a
-   * channel may need direct memory of its own to fill a heap buffer (a FileChannel on JDK 17:
-   * up to 64 KiB per thread). {@link #updateFile(Path)} needs none.
+   * channel may need direct memory of its own to fill a heap buffer (a FileChannel on JDK 17,
+   * for one: up to 64 KiB per thread). {@link #updateFile(Path)} needs none.
    *
    * @throws IOException if reading fails; what was read before stays added
    * @throws java.nio.channels.IllegalBlockingModeException for a channel in non-blocking mode

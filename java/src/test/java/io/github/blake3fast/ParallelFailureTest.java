@@ -230,8 +230,9 @@ class ParallelFailureTest {
     Thread caller = Thread.currentThread();
     java.util.concurrent.atomic.AtomicBoolean helperStarted = new java.util.concurrent.atomic.AtomicBoolean();
     java.util.concurrent.atomic.AtomicBoolean helperFinished = new java.util.concurrent.atomic.AtomicBoolean();
+    long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     Thread interrupter = new Thread(() -> {
-      while (!helperStarted.get()) {
+      while (!helperStarted.get() && System.nanoTime() < giveUp) {
         Thread.onSpinWait();
       }
       pause(50);
@@ -248,7 +249,7 @@ class ParallelFailureTest {
           }
           helperFinished.set(true);
         } else {
-          while (!helperStarted.get()) {
+          while (!helperStarted.get() && System.nanoTime() < giveUp) {
             Thread.onSpinWait();
           }
         }
