@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -121,7 +122,7 @@ class DirectMemoryTest {
       byte[] want = Blake3.hash(Files.readAllBytes(p));
       for (int helpers = 0; helpers <= 2; helpers++) {
         TreeState s = new TreeState(JavaKernel.INSTANCE, Spec.iv(), 0);
-        FileHashing.updateFile(s, p, ForkJoinPoolHolder.POOL, helpers);
+        FileHashing.updateFile(s, p, ForkJoinPool.commonPool(), helpers);
         assertArrayEquals(want, finish(s), f + " with " + helpers + " helpers");
       }
       TreeState s = new TreeState(JavaKernel.INSTANCE, Spec.iv(), 0);
@@ -135,10 +136,6 @@ class DirectMemoryTest {
       }
       assertArrayEquals(want, finish(s), f + " as a FileInputStream");
     }
-  }
-
-  private static final class ForkJoinPoolHolder {
-    static final java.util.concurrent.Executor POOL = java.util.concurrent.ForkJoinPool.commonPool();
   }
 
   private static byte[] finish(TreeState s) {
