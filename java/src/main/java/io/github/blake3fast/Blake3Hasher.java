@@ -76,12 +76,20 @@ public final class Blake3Hasher {
    * rejects, are done by the calling thread, so a busy executor slows the call down but never
    * deadlocks it, even when the caller is one of its threads.
    *
+   * <p>If the call fails, it throws only after every task already started has finished (none
+   * reads {@code input} any more), and the hasher is as it was before the call: catching the
+   * exception and adding the same input with {@link #update(byte[], int, int)} gives the right
+   * hash.
+   *
    * @param input the array holding the bytes to add
    * @param offset where they start in {@code input}
    * @param length how many bytes to add
    * @param executor lends threads to the call
    * @return this hasher
-   * @throws RuntimeException whatever a task threw (rare: the kernels do not throw)
+   * @throws RuntimeException or {@link Error}: whatever the executor threw other than
+   *     {@link java.util.concurrent.RejectedExecutionException} (a shut-down pool's
+   *     IllegalStateException, an OutOfMemoryError for a thread it could not start), or a task
+   *     threw (rare: the kernels do not throw)
    * @throws IndexOutOfBoundsException if the range is not inside {@code input}
    */
   public Blake3Hasher updateParallel(byte[] input, int offset, int length, Executor executor) {
@@ -118,7 +126,8 @@ public final class Blake3Hasher {
   /**
    * Adds the buffer's remaining bytes (heap, direct or mapped) in parallel, as
    * {@link #updateParallel(byte[], int, int, Executor)} does, and advances its position to its
-   * limit. The buffer must not be changed until the call returns.
+   * limit. The buffer must not be changed until the call returns; it is not read after the call
+   * returns or throws. On a failure the hasher and the buffer's position are as before the call.
    *
    * @param input the buffer whose remaining bytes are added
    * @param executor lends threads to the call
@@ -164,6 +173,9 @@ public final class Blake3Hasher {
 
   /**
    * Adds everything {@code input} delivers until its end of stream; the channel is not closed.
+   * It reads into a pooled direct buffer, or a heap buffer when direct memory is short; a
+   * channel may need direct memory of its own to fill a heap buffer (a FileChannel on JDK 17,
+   * for one: up to 64 KiB per thread). {@link #updateFile(Path)} needs none.
    *
    * @param input the channel to read to its end of stream
    * @return this hasher
@@ -184,10 +196,13 @@ public final class Blake3Hasher {
    * {@code /dev/stdin}, a device) is read as a stream to its end. Files of any size (beyond
    * 2 GiB too). The file is read to its end: bytes appended while it is read are included.
    *
+   * <p>If the call fails, no thread reads the file any more and the hasher is as it was before
+   * the call.
+   *
    * @param file the file (or pipe, device) to read to its end
    * @return this hasher
    * @throws IOException if the file cannot be opened or read, or if it shrinks while it is read
-   *     (the message says so); the hasher's input is then undefined: {@link #reset()} it
+   *     (the message says so)
    */
   public Blake3Hasher updateFile(Path file) throws IOException {
     Objects.requireNonNull(file, "file");

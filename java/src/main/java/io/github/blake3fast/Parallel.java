@@ -73,31 +73,31 @@ final class Parallel {
 
   /**
    * Runs {@code task(0)} to {@code task(tasks - 1)}, each once, on up to {@code helpers}
-   * executor threads and this one, and returns when all are done. The first failure is
-   * rethrown here, after the tasks already started have finished; later tasks are skipped.
+   * executor threads and this one, and returns when all are done. The first failure (a task's,
+   * or anything but {@link RejectedExecutionException} from the executor) is rethrown here, but
+   * only after every task already started has finished: tasks read the caller's input, which
+   * the caller may free as soon as this returns. Tasks not yet started are then skipped. An
+   * interrupt neither stops nor shortens the wait; it is kept for the caller.
    */
   static void run(int tasks, Executor executor, int helpers, Task task) throws IOException {
     Job job = new Job(tasks, task);
     int lend = Math.min(helpers, tasks - 1);
-    for (int i = 0; i < lend; i++) {
-      try {
-        executor.execute(job);
-      } catch (RejectedExecutionException e) {
-        break; // the caller does the rest
+    try {
+      for (int i = 0; i < lend && job.failure == null; i++) {
+        try {
+          executor.execute(job);
+        } catch (RejectedExecutionException e) {
+          break; // the caller does the rest
+        }
       }
+    } catch (Throwable t) {
+      // A closed pool, a thread that could not be started (OutOfMemoryError), ...: jobs handed
+      // out before may be running, so this must not return yet.
+      job.fail(t);
     }
-    job.work();
+    job.work(); // runs what is left, or after a failure claims it without running it
     job.awaitDone();
-    Throwable f = job.failure;
-    if (f instanceof IOException) {
-      throw (IOException) f;
-    } else if (f instanceof RuntimeException) {
-      throw (RuntimeException) f;
-    } else if (f instanceof Error) {
-      throw (Error) f;
-    } else if (f != null) {
-      throw new IllegalStateException(f);
-    }
+    job.rethrow();
   }
 
   private static final class Job implements Runnable {
@@ -118,6 +118,10 @@ final class Parallel {
       work();
     }
 
+    /**
+     * Claims tasks until none is left, running each unless something failed. A job an executor
+     * runs late, after the call returned, finds nothing left and touches no input.
+     */
     void work() {
       int i;
       while ((i = next.getAndIncrement()) < tasks) {
@@ -126,30 +130,51 @@ final class Parallel {
             task.run(i);
           }
         } catch (Throwable t) {
-          synchronized (this) {
-            if (failure == null) {
-              failure = t;
-            }
-          }
+          fail(t);
         } finally {
           done.countDown();
         }
       }
     }
 
-    /** Waits for every task; an interrupt is kept for the caller, not acted upon here. */
+    synchronized void fail(Throwable t) {
+      if (failure == null) {
+        failure = t;
+      }
+    }
+
+    /**
+     * Waits for every task. An interrupt is kept for the caller, not acted upon; an Error from
+     * the wait itself (an OutOfMemoryError queueing this thread) becomes the failure and the
+     * wait goes on by yielding, since returning early would leave tasks reading the input.
+     */
     void awaitDone() {
       boolean interrupted = false;
-      while (true) {
+      while (done.getCount() > 0) {
         try {
           done.await();
-          break;
         } catch (InterruptedException e) {
           interrupted = true;
+        } catch (Throwable t) {
+          fail(t);
+          Thread.yield();
         }
       }
       if (interrupted) {
         Thread.currentThread().interrupt();
+      }
+    }
+
+    void rethrow() throws IOException {
+      Throwable f = failure;
+      if (f instanceof IOException) {
+        throw (IOException) f;
+      } else if (f instanceof RuntimeException) {
+        throw (RuntimeException) f;
+      } else if (f instanceof Error) {
+        throw (Error) f;
+      } else if (f != null) {
+        throw new IllegalStateException(f);
       }
     }
   }

@@ -117,6 +117,21 @@ final class TreeState {
     return new TreeState(this);
   }
 
+  /**
+   * Goes back to the input of {@code saved}, a {@link #copy()} of this state made earlier,
+   * taking over its arrays: undoes a call that failed halfway. Allocates nothing, so that it
+   * cannot fail itself (the failure may be an OutOfMemoryError).
+   */
+  void restore(TreeState saved) {
+    stack = saved.stack;
+    depth = saved.depth;
+    chunks = saved.chunks;
+    base = saved.base;
+    frozen = saved.frozen;
+    buf = saved.buf;
+    bufLen = saved.bufLen;
+  }
+
   Kernel kernel() {
     return kernel;
   }
@@ -438,13 +453,25 @@ final class TreeState {
   /**
    * Adds len bytes from {@code arr} or {@code bb} (absolute index off), hashing the whole
    * chunks among them in parallel tasks on {@code executor} and this thread. Does not move the
-   * buffer's position.
+   * buffer's position. If it throws, the state is as before the call and no task is running.
    */
   void updateParallel(byte[] arr, ByteBuffer bb, int off, int len, Executor executor, int helpers) {
     if (len < Parallel.MIN_LEN || helpers < 1) {
       absorb(arr, bb, off, len);
       return;
     }
+    // A failure (the executor's, a task's) leaves the state as it was: the caller may catch it
+    // and go on with update(). Saving costs a copy of at most the buffer, against >= 1 MiB.
+    TreeState before = copy();
+    try {
+      addParallel(arr, bb, off, len, executor, helpers);
+    } catch (Throwable t) {
+      restore(before);
+      throw t;
+    }
+  }
+
+  private void addParallel(byte[] arr, ByteBuffer bb, int off, int len, Executor executor, int helpers) {
     if (buf == null) {
       buf = new byte[Math.min(Spec.CHUNK_LEN, kernel.bufferSize())];
     }

@@ -200,6 +200,33 @@ class HashFileTest {
     writer.join();
   }
 
+  /** A FileInputStream on a pipe (b3sum's stdin): its channel has no position or size to ask. */
+  @Test
+  void aFileInputStreamOnAPipe() throws Exception {
+    Path fifo = dir.resolve("fifo-stream");
+    Process mk;
+    try {
+      mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+    } catch (IOException e) {
+      assumeTrue(false, "no mkfifo");
+      return;
+    }
+    assumeTrue(mk.waitFor() == 0, "mkfifo failed");
+    int len = 100_003;
+    Thread writer = new Thread(() -> {
+      try (OutputStream out = Files.newOutputStream(fifo, StandardOpenOption.WRITE)) {
+        out.write(data, 0, len);
+      } catch (IOException e) {
+        throw new RuntimeException(e);
+      }
+    });
+    writer.start();
+    try (InputStream in = new FileInputStream(fifo.toFile())) {
+      assertArrayEquals(Blake3.hash(Arrays.copyOf(data, len)), Blake3.newHasher().update(in).digest());
+    }
+    writer.join();
+  }
+
   /** /dev/stdin of another JVM: a pipe, and a regular file when redirected from one. */
   @Test
   void devStdinAsAPipeAndAsAFile() throws Exception {
