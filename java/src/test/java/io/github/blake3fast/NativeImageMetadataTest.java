@@ -255,9 +255,9 @@ class NativeImageMetadataTest {
     Set<String> confs = new TreeSet<>();
     try (Stream<Path> files = Files.list(repo().resolve("platforms"))) {
       for (Path f : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".conf"))::iterator) {
-        Matcher m = Pattern.compile("(?m)^PLATFORM=(\\S+)").matcher(read(f));
-        assertTrue(m.find(), f + " names no PLATFORM");
-        confs.add(m.group(1));
+        Matcher m = Pattern.compile("(?m)^ARCH=(\\S+)").matcher(read(f));
+        assertTrue(m.find(), f + " names no ARCH");
+        confs.add("linux-" + m.group(1));
       }
     }
     assertEquals(confs, platforms, "platforms/*.conf and the Platform enum name different platforms");
