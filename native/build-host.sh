@@ -15,6 +15,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dist="$root/build/native"
+# shellcheck source=../platforms/arch.sh
+source "$root/platforms/arch.sh"
 
 # musl's libc.so, when Debian's musl package is installed (only its symbol names are read).
 musl_libc() {
@@ -51,7 +53,7 @@ check_all() {
         | awk '$7 == "UND" && $5 == "GLOBAL" && $8 != "" { sub(/@.*/, "", $8); print $8 }' | sort -u \
         | comm -23 - <(echo "$have"))
       if [ -n "$missing" ]; then
-        echo "$lib: imports what musl's libc ($musl) lacks:" $missing >&2
+        echo "$lib: imports what musl's libc ($musl) lacks: ${missing//$'\n'/ }" >&2
         status=1
       fi
     fi
@@ -73,23 +75,19 @@ if [ "${1:-}" = --check ]; then
 fi
 
 build() {
-  local arch
-  case "$(uname -m)" in
-    x86_64|amd64) arch=x86_64 ;;
-    aarch64|arm64) arch=aarch64 ;;
-    ppc64le) arch=ppc64le ;;
-    riscv64) arch=riscv64 ;;
-    loongarch64) arch=loongarch64 ;;
-    s390x) arch=s390x ;;
-    *) echo "blake3-fast: no native kernels for $(uname -m); the jar will use the Java engine here"; return 0 ;;
-  esac
-  if ! command -v cmake >/dev/null || ! command -v "${CC:-cc}" >/dev/null; then
-    echo "blake3-fast: WARNING: cmake or a C compiler is missing; building without the linux-$arch library"
+  local platform arch
+  if ! platform=$(b3_platform_of "$(uname -m)"); then
+    echo "blake3-fast: no native kernels for $(uname -m); the jar will use the Java engine here"
     return 0
   fi
-  local build="$root/build/cmake-host" out="$dist/linux-$arch"
+  arch=${platform#linux-}
+  if ! command -v cmake >/dev/null || ! command -v "${CC:-cc}" >/dev/null; then
+    echo "blake3-fast: WARNING: cmake or a C compiler is missing; building without the $platform library"
+    return 0
+  fi
+  local build="$root/build/cmake-host" out="$dist/$platform"
   # No copy by CMake itself (BLAKE3_DIST_DIR empty): the library is copied below, once checked.
-  cmake -S "$root/native" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBLAKE3_DIST_DIR= >/dev/null
+  cmake -S "$root/native" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBLAKE3_TARGET_ARCH="$arch" -DBLAKE3_DIST_DIR= >/dev/null
   cmake --build "$build" -j 2 --target blake3fast >/dev/null
   # Check before it lands where the jar picks it up.
   if command -v "${READELF:-readelf}" >/dev/null; then

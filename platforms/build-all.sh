@@ -73,9 +73,12 @@ build_freestanding() {
   else
     echo "note: native/src/blake3_lsx.c not present: portable only" >&2
   fi
-  libgcc=$(ls "$B3_LOONG_SYSROOT"/usr/lib/gcc-cross/loongarch64-linux-gnu/*/libgcc.a 2>/dev/null | head -1)
+  local f libgcc=()
+  for f in "$B3_LOONG_SYSROOT"/usr/lib/gcc-cross/loongarch64-linux-gnu/*/libgcc.a; do
+    [ -f "$f" ] && { libgcc=("$f"); break; }
+  done
   "${cc[@]}" -mno-lsx -mno-lasx "${defs[@]}" -static -nostdlib -fuse-ld=lld -Wl,--build-id=none \
-    "$fs/fs_harness.c" "$src"/blake3_{constants,portable,dispatch,tree}.c "${objs[@]}" $libgcc \
+    "$fs/fs_harness.c" "$src"/blake3_{constants,portable,dispatch,tree}.c "${objs[@]}" "${libgcc[@]}" \
     -o "$out/fs_harness"
   check_elf "$out/fs_harness" >/dev/null
 }
@@ -137,7 +140,8 @@ for arch in $(b3_selected_platforms); do
   fi
   took[$arch]=$(b3_elapsed "$t")
   if [ $ok = 1 ]; then result[$arch]=built; else result[$arch]="CHECK FAILED"; status=1; fi
-  detail[$arch]="kernels: $kernels; $(IFS=';'; echo "${checks[*]}" | sed 's/;/; /g')"
+  joined=$(IFS=';'; echo "${checks[*]}")
+  detail[$arch]="kernels: $kernels; ${joined//;/; }"
 done
 
 echo

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by platforms/setup.sh, build-all.sh and test-all.sh (sourced, bash only).
 #
 # Layout of the cache (outside the checkout; nothing here goes into git):
@@ -12,10 +13,14 @@
 B3_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B3_PLATFORMS_DIR="$B3_ROOT/platforms"
 B3_CACHE=${BLAKE3_CACHE:-/var/cache/blake3-fast}
+# shellcheck disable=SC2034 # read by the scripts that source this file
 B3_BUILD="$B3_ROOT/build"
 B3_QEMU10="$B3_CACHE/qemu10"
 B3_LOONG_SYSROOT="$B3_CACHE/sysroot/loong64-cross"
-B3_PLATFORM_ORDER="x86_64 aarch64 ppc64le riscv64 loongarch64 s390x"
+# shellcheck source=arch.sh
+source "$B3_PLATFORMS_DIR/arch.sh"
+# The descriptors' names (platforms/<arch>.conf), in the order of the list in arch.sh.
+B3_PLATFORM_ORDER="${B3_PLATFORM_TABLE[*]%% *}"
 
 b3_log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 b3_warn() { printf '[%s] WARNING: %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -32,6 +37,10 @@ b3_load_conf() {
     C_COMPILER QEMU C_RUNTIME_ROOT CPUS JRE JRE_SUITE JRE_PACKAGES JRE_OPTIONAL
   # shellcheck disable=SC1090
   source "$B3_PLATFORMS_DIR/$arch.conf"
+  # linux-<arch>: the directory under build/native/ and META-INF/native/ (ARCH is the
+  # descriptor's; PLATFORM is read by the scripts that source this file)
+  # shellcheck disable=SC2034,SC2153
+  PLATFORM=$(b3_platform_of "$ARCH") || b3_die "platforms/$arch.conf: ARCH=$ARCH is not in platforms/arch.sh"
 }
 
 # Platforms to work on: $BLAKE3_PLATFORMS (space or comma separated, e.g. "aarch64,s390x")

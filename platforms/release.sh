@@ -19,7 +19,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 check_only=
 if [ "${1:-}" = --check ]; then
-  [ $# -eq 2 ] && [ -f "$2" ] || b3_die "usage: $0 --check JAR"
+  if [ $# -ne 2 ] || [ ! -f "$2" ]; then b3_die "usage: $0 --check JAR"; fi
   check_only=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 fi
 cd "$B3_ROOT"

@@ -54,7 +54,9 @@ for f in $files; do
       (cd "$work/x/a" && rm -rf ./* && jar xf "$a/$f")
       (cd "$work/x/b" && rm -rf ./* && jar xf "$b/$f")
       diff -rq "$work/x/a" "$work/x/b" | sed 's/^/    /' || true
-      unzip -Z -T "$a/$f" >/dev/null 2>&1 && diff <(unzip -Z -T "$a/$f") <(unzip -Z -T "$b/$f") | head -10 | sed 's/^/    /' || true
+      if unzip -Z -T "$a/$f" >/dev/null 2>&1; then
+        diff <(unzip -Z -T "$a/$f") <(unzip -Z -T "$b/$f") | head -10 | sed 's/^/    /' || true
+      fi
     fi
   fi
 done

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2317 # the job functions below run through run_pair, by name
 # Installs and fetches what the cross builds and emulated tests need. Idempotent: a second run
 # only checks stamps and takes a second or two.
 #
@@ -192,6 +193,7 @@ jre_job() {
   local java qemu
   java=$(b3_jre_java "$root")
   [ -n "$java" ] || { echo "no bin/java in the unpacked packages"; return 1; }
+  # shellcheck disable=SC2153 # QEMU is the descriptor's field, b3_load_conf set it
   qemu=$(b3_qemu_path "$QEMU")
   [ -n "$qemu" ] || { echo "no $QEMU to run it"; return 1; }
   local version

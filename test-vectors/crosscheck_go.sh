@@ -7,7 +7,7 @@
 #   ./crosscheck_go.sh     # prints a summary; exit 0 only if every output agrees
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-for need in go; do command -v "$need" >/dev/null || { echo "crosscheck_go.sh: $need missing" >&2; exit 1; }; done
+command -v go >/dev/null || { echo "crosscheck_go.sh: go missing" >&2; exit 1; }
 [ -d /usr/share/gocode/src/lukechampine.com/blake3 ] || {
     echo "crosscheck_go.sh: apt-get install golang-lukechampine-blake3-dev" >&2; exit 1; }
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
@@ -145,6 +145,6 @@ func main() {
 }
 GO
 cd "$work/src/b3check"
-GO111MODULE=off GOPATH="$work:/usr/share/gocode" GOCACHE="$work/cache" GOFLAGS= \
+GO111MODULE=off GOPATH="$work:/usr/share/gocode" GOCACHE="$work/cache" GOFLAGS='' \
     go build -o "$work/b3check" .
 "$work/b3check" "${1:-$here}"

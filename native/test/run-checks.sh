@@ -20,7 +20,7 @@
 # BLAKE3_CHECKS_ALLOW_MISSING=1 (skip, instead of failing, the checks whose tools are missing).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$root"
+cd "$root" || exit 1
 build=${BLAKE3_CHECKS_BUILD:-$root/native/build/checks}
 fuzz_seconds=${BLAKE3_FUZZ_SECONDS:-60}
 seed=${BLAKE3_CHECKS_SEED:-$(od -An -N6 -tu8 /dev/urandom | tr -d ' ')}
@@ -38,8 +38,8 @@ failures=()
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_string_checks=1:detect_invalid_pointer_pairs=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-valgrind_opts=(-q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect
-               --errors-for-leak-kinds=definite,indirect --track-origins=yes)
+valgrind_opts=(-q --error-exitcode=99 --leak-check=full "--show-leak-kinds=definite,indirect"
+               "--errors-for-leak-kinds=definite,indirect" --track-origins=yes)
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 
@@ -129,7 +129,7 @@ if built asan; then
     env BLAKE3_ISA=portable "$h" --vectors "$vectors" --extra "$extra"
   # the kernels this CPU has, from the harness's own report
   isas=$(sed -n 's/^supported here://p' "$logs/asan-portable.log" | tr ' ' '\n' | sed 's/(.*//' | grep -v '^$')
-  echo "  kernels here: $(echo $isas)"
+  echo "  kernels here: ${isas//$'\n'/ }"
   for isa in $isas; do
     [[ $isa == portable ]] && continue
     log=$logs/asan-$isa.log
@@ -152,9 +152,12 @@ elif built plain; then
     env BLAKE3_ISA=portable valgrind "${valgrind_opts[@]}" "$h" --vectors "$vectors" --extra "$extra"
   run "valgrind harness, valgrind's CPU, --quick" "$logs/vg-all.log" \
     valgrind "${valgrind_opts[@]}" "$h" --quick --vectors "$vectors"
-  jni_inc=$(sed -n 's/^-- blake3fast: JNI headers from //p' "$logs/build-plain.log" | tr ';' ' ')
+  jni_flags=()
+  for d in $(sed -n 's/^-- blake3fast: JNI headers from //p' "$logs/build-plain.log" | tr ';' ' '); do
+    jni_flags+=("-I$d")
+  done
   mock=$scratch/jni_mock
-  if gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror $(printf -- '-I%s ' $jni_inc) native/test/jni_mock.c -ldl \
+  if gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror "${jni_flags[@]}" native/test/jni_mock.c -ldl \
        -o "$mock" >"$logs/build-jni_mock.log" 2>&1; then
     run "valgrind JNI glue (jni_mock), valgrind's CPU" "$logs/vg-jni.log" \
       valgrind "${valgrind_opts[@]}" "$mock" "$build/plain/libblake3fast.so" "$vectors"
@@ -173,14 +176,14 @@ elif built fuzz; then
   work=$scratch/fuzz
   mkdir -p "$work/corpus" "$work/artifacts"
   cp native/test/corpus/* "$work/corpus/"
-  seeds=$(ls "$work/corpus" | wc -l)
+  seeds=$(find "$work/corpus" -type f | wc -l)
   log=$logs/fuzz.log
   (cd "$work" && timeout $((fuzz_seconds + 300)) "$build/fuzz/blake3_fuzz" -max_total_time="$fuzz_seconds" \
      -max_len=4096 -timeout=60 -print_final_stats=1 -artifact_prefix="$work/artifacts/" corpus) >"$log" 2>&1
   rc=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-  grown=$(ls "$work/corpus" | wc -l)
-  if [[ $rc -eq 0 && -n $execs ]] && ! ls "$work/artifacts" | grep -q .; then
+  grown=$(find "$work/corpus" -type f | wc -l)
+  if [[ $rc -eq 0 && -n $execs && -z $(find "$work/artifacts" -mindepth 1 -print -quit) ]]; then
     pass "fuzz ${fuzz_seconds}s" "$execs executions, corpus $seeds -> $grown inputs, no finding"
   else
     fail "fuzz ${fuzz_seconds}s" "exit $rc, ${execs:-?} executions" "$log"

@@ -242,30 +242,32 @@ class NativeImageMetadataTest {
   @Test
   @SuppressWarnings("unchecked")
   void resourceConfigCoversWhatTheLoaderReads() throws IOException {
-    String loader = read(repo().resolve("java/src/main/java/io/github/blake3fast/NativeLoader.java"));
-    // The loader's platform names, and the one resource name it builds from them.
-    Set<String> platforms = new TreeSet<>();
-    Matcher p = Pattern.compile("return \"(linux-[a-z0-9_]+)\";").matcher(loader);
-    while (p.find()) {
-      platforms.add(p.group(1));
+    // The loader's classes, and the one resource name they build from the platforms' names.
+    String loader = "";
+    for (String cls : List.of("NativeLoader", "BundledLibrary", "ExtractionDir", "Platform")) {
+      loader += read(repo().resolve("java/src/main/java/io/github/blake3fast/" + cls + ".java"));
     }
-    assertTrue(platforms.size() >= 6, "platforms read from NativeLoader.platform(): " + platforms);
+    Set<String> platforms = new TreeSet<>();
+    for (Platform p : Platform.values()) {
+      platforms.add(p.dir);
+    }
+    assertTrue(platforms.size() >= 6, "platforms of the Platform enum: " + platforms);
     Set<String> confs = new TreeSet<>();
     try (Stream<Path> files = Files.list(repo().resolve("platforms"))) {
       for (Path f : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".conf"))::iterator) {
-        Matcher m = Pattern.compile("(?m)^PLATFORM=(\\S+)").matcher(read(f));
-        assertTrue(m.find(), f + " names no PLATFORM");
-        confs.add(m.group(1));
+        Matcher m = Pattern.compile("(?m)^ARCH=(\\S+)").matcher(read(f));
+        assertTrue(m.find(), f + " names no ARCH");
+        confs.add("linux-" + m.group(1));
       }
     }
-    assertEquals(confs, platforms, "platforms/*.conf and NativeLoader.platform() name different platforms");
+    assertEquals(confs, platforms, "platforms/*.conf and the Platform enum name different platforms");
     Matcher r = Pattern.compile("\"(META-INF/[^\"]*)\"").matcher(loader);
     List<String> literals = new ArrayList<>();
     while (r.find()) {
       literals.add(r.group(1));
     }
     assertEquals(List.of("META-INF/native/"), literals,
-        "NativeLoader reads other resources than META-INF/native/<platform>/libblake3fast.so: add them here and to resource-config.json");
+        "The loader reads other resources than META-INF/native/<platform>/libblake3fast.so: add them here and to resource-config.json");
     assertTrue(loader.contains("\"META-INF/native/\" + platform + \"/libblake3fast.so\""), "the library's resource name changed");
 
     Map<String, Object> cfg = (Map<String, Object>) Json.parse(resource(DIR + "resource-config.json"));

@@ -25,17 +25,7 @@ final class ReliabilityKit {
 
   /** The Java kernel, then one native kernel per ISA this CPU runs (none when native is off). */
   static List<Kernel> kernels() {
-    List<Kernel> ks = new ArrayList<>();
-    ks.add(JavaKernel.INSTANCE);
-    if (Engine.kernel() instanceof NativeKernel) {
-      int supported = NativeBlake3.supportedIsas();
-      for (int isa = 0; isa < NativeBlake3.ISA_NAMES.length; isa++) {
-        if ((supported & (1 << isa)) != 0 && NativeBlake3.selectIsa(isa) == isa) {
-          ks.add(new NativeKernel(isa));
-        }
-      }
-    }
-    return ks;
+    return Engines.kernels();
   }
 
   /** The key words of a mode for a kernel: the IV, the key, or the context's key. */

@@ -10,62 +10,68 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every official-format vector, in every mode, one-shot, streamed and as extended output. */
+/**
+ * Every official-format vector, in every mode, one-shot, streamed and as extended output, on every
+ * engine ({@link Engines}).
+ */
 @Tag("engine")
 class VectorsTest {
-  static Stream<Vectors.Case> cases() {
-    return Vectors.officialFormat().stream();
+  /** Every case on every engine. */
+  static Stream<Arguments> cases() {
+    List<Vectors.Case> cases = Vectors.officialFormat();
+    return Engines.all().stream().flatMap(e -> cases.stream().map(c -> Arguments.of(e, c)));
   }
 
   @Test
   void vectorFilesAreThere() {
     List<Vectors.Case> all = Vectors.officialFormat();
     assertFalse(all.isEmpty());
-    System.out.println("VectorsTest: " + all.size() + " cases, engine " + Blake3.implementation());
+    System.out.println("VectorsTest: " + all.size() + " cases, engines " + Engines.all());
   }
 
-  @ParameterizedTest(name = "{0}")
+  @ParameterizedTest(name = "{0}: {1}")
   @MethodSource("cases")
-  void oneShot(Vectors.Case c) {
+  void oneShot(Engines.Api e, Vectors.Case c) {
     byte[] in = Vectors.input(c.inputLen);
-    assertEquals(c.hash, Blake3.toHex(Blake3.hash(in, 131)));
-    assertEquals(c.hash.substring(0, 64), Blake3.toHex(Blake3.hash(in)));
-    assertEquals(c.keyedHash, Blake3.toHex(Blake3.keyedHash(Vectors.key(), in, 131)));
-    assertEquals(c.keyedHash.substring(0, 64), Blake3.toHex(Blake3.keyedHash(Vectors.key(), in)));
-    assertEquals(c.deriveKey, Blake3.toHex(Blake3.deriveKey(Vectors.CONTEXT, in, 131)));
-    assertEquals(c.deriveKey.substring(0, 64), Blake3.toHex(Blake3.deriveKey(Vectors.CONTEXT, in)));
+    assertEquals(c.hash, Blake3.toHex(e.hash(in, 131)));
+    assertEquals(c.hash.substring(0, 64), Blake3.toHex(e.hash(in)));
+    assertEquals(c.keyedHash, Blake3.toHex(e.keyedHash(Vectors.key(), in, 131)));
+    assertEquals(c.keyedHash.substring(0, 64), Blake3.toHex(e.keyedHash(Vectors.key(), in)));
+    assertEquals(c.deriveKey, Blake3.toHex(e.deriveKey(Vectors.CONTEXT, in, 131)));
+    assertEquals(c.deriveKey.substring(0, 64), Blake3.toHex(e.deriveKey(Vectors.CONTEXT, in)));
   }
 
-  @ParameterizedTest(name = "{0}")
+  @ParameterizedTest(name = "{0}: {1}")
   @MethodSource("cases")
-  void streamed(Vectors.Case c) {
+  void streamed(Engines.Api e, Vectors.Case c) {
     byte[] in = Vectors.input(c.inputLen);
     Random r = new Random(c.inputLen);
-    assertEquals(c.hash, Blake3.toHex(feed(Blake3.newHasher(), in, r).digest(131)));
-    assertEquals(c.keyedHash, Blake3.toHex(feed(Blake3.newKeyedHasher(Vectors.key()), in, r).digest(131)));
-    assertEquals(c.deriveKey, Blake3.toHex(feed(Blake3.newDeriveKeyHasher(Vectors.CONTEXT), in, r).digest(131)));
-    assertEquals(c.hash.substring(0, 64), Blake3.toHex(feed(Blake3.newHasher(), in, r).digest()));
+    assertEquals(c.hash, Blake3.toHex(feed(e.newHasher(), in, r).digest(131)));
+    assertEquals(c.keyedHash, Blake3.toHex(feed(e.newKeyedHasher(Vectors.key()), in, r).digest(131)));
+    assertEquals(c.deriveKey, Blake3.toHex(feed(e.newDeriveKeyHasher(Vectors.CONTEXT), in, r).digest(131)));
+    assertEquals(c.hash.substring(0, 64), Blake3.toHex(feed(e.newHasher(), in, r).digest()));
   }
 
-  @ParameterizedTest(name = "{0}")
+  @ParameterizedTest(name = "{0}: {1}")
   @MethodSource("cases")
-  void byteBuffers(Vectors.Case c) {
+  void byteBuffers(Engines.Api e, Vectors.Case c) {
     byte[] in = Vectors.input(c.inputLen);
     ByteBuffer direct = ByteBuffer.allocateDirect(in.length).put(in).flip();
-    assertEquals(c.hash, Blake3.toHex(Blake3.newHasher().update(direct).digest(131)));
+    assertEquals(c.hash, Blake3.toHex(e.newHasher().update(direct).digest(131)));
     assertEquals(in.length, direct.position());
     ByteBuffer readOnly = ByteBuffer.wrap(in).asReadOnlyBuffer();
-    assertEquals(c.keyedHash, Blake3.toHex(Blake3.newKeyedHasher(Vectors.key()).update(readOnly).digest(131)));
+    assertEquals(c.keyedHash, Blake3.toHex(e.newKeyedHasher(Vectors.key()).update(readOnly).digest(131)));
     ByteBuffer heap = ByteBuffer.wrap(in);
-    assertEquals(c.deriveKey, Blake3.toHex(Blake3.newDeriveKeyHasher(Vectors.CONTEXT).update(heap).digest(131)));
+    assertEquals(c.deriveKey, Blake3.toHex(e.newDeriveKeyHasher(Vectors.CONTEXT).update(heap).digest(131)));
   }
 
-  @ParameterizedTest(name = "{0}")
+  @ParameterizedTest(name = "{0}: {1}")
   @MethodSource("cases")
-  void extendedOutputInPieces(Vectors.Case c) {
-    Blake3OutputReader xof = Blake3.newHasher().update(Vectors.input(c.inputLen)).xof();
+  void extendedOutputInPieces(Engines.Api e, Vectors.Case c) {
+    Blake3OutputReader xof = e.newHasher().update(Vectors.input(c.inputLen)).xof();
     byte[] out = new byte[131];
     Random r = new Random(~c.inputLen);
     for (int pos = 0; pos < out.length; ) {

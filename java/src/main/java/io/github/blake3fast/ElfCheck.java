@@ -1,0 +1,123 @@
+package io.github.blake3fast;
+
+import static io.github.blake3fast.Refusal.fatal;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Refuses, before anything runs it, a library file that dlopen would refuse or that is not a
+ * build of ours, with a clearer reason than dlopen gives.
+ */
+final class ElfCheck {
+  private ElfCheck() {}
+
+  /**
+   * Refuses what dlopen would refuse, with a clearer reason: not ELF, not a shared object, built
+   * for another architecture, or shorter than its own headers say (a truncated copy).
+   */
+  static void checkElf(byte[] lib, String what) throws Refusal {
+    if (lib.length < 64 || lib[0] != 0x7f || lib[1] != 'E' || lib[2] != 'L' || lib[3] != 'F') {
+      throw fatal(what + " is not an ELF file (" + lib.length + " bytes)");
+    }
+    boolean is64 = lib[4] == 2;
+    boolean little = lib[5] == 1;
+    int machine = u16(lib, 18, little);
+    Platform expected = Platform.current();
+    if (expected != null && (machine != expected.elfMachine || !is64 || little != expected.littleEndian)) {
+      throw fatal(what + " is built for " + machineName(machine, is64, little) + ", this JVM runs "
+          + System.getProperty("os.arch"));
+    }
+    int type = u16(lib, 16, little);
+    if (type != 3) {
+      throw fatal(what + " is not a shared library (ELF type " + type + ")");
+    }
+    if (!is64) {
+      return;
+    }
+    long phoff = u64(lib, 32, little);
+    long shoff = u64(lib, 40, little);
+    int phentsize = u16(lib, 54, little);
+    int phnum = u16(lib, 56, little);
+    int shentsize = u16(lib, 58, little);
+    int shnum = u16(lib, 60, little);
+    long need = phoff + (long) phnum * phentsize;
+    if (shoff != 0) {
+      need = Math.max(need, shoff + (long) shnum * shentsize);
+    }
+    for (int i = 0; i < phnum && phentsize >= 56; i++) {
+      long ph = phoff + (long) i * phentsize;
+      if (ph < 0 || ph + 56 > lib.length) {
+        break;
+      }
+      if (u32(lib, (int) ph, little) == 1) { // PT_LOAD
+        need = Math.max(need, u64(lib, (int) ph + 8, little) + u64(lib, (int) ph + 32, little));
+      }
+    }
+    if (need < 0 || need > lib.length) {
+      throw fatal(what + " is truncated (" + lib.length + " bytes, its ELF headers need " + need + ")");
+    }
+  }
+
+  private static int u16(byte[] b, int i, boolean little) {
+    return little ? (b[i] & 0xff) | (b[i + 1] & 0xff) << 8 : (b[i] & 0xff) << 8 | (b[i + 1] & 0xff);
+  }
+
+  private static long u32(byte[] b, int i, boolean little) {
+    return little ? (u16(b, i, true) | (long) u16(b, i + 2, true) << 16)
+        : ((long) u16(b, i, false) << 16 | u16(b, i + 2, false));
+  }
+
+  private static long u64(byte[] b, int i, boolean little) {
+    return little ? (u32(b, i, true) | u32(b, i + 4, true) << 32) : (u32(b, i, false) << 32 | u32(b, i + 4, false));
+  }
+
+  /** The architecture a library's ELF header names, as a refusal says it. */
+  private static String machineName(int machine, boolean is64, boolean little) {
+    String name = machine == 21 && !little ? "ppc64 (big-endian)" : otherMachine(machine);
+    for (Platform p : Platform.values()) {
+      if (p.elfMachine == machine && name == null) {
+        name = p.arch;
+      }
+    }
+    if (name == null) {
+      name = "ELF machine " + machine;
+    }
+    return is64 ? name : name + " (32-bit)";
+  }
+
+  /** Machines no platform of ours runs, that a wrong build is likely to be made for. */
+  private static String otherMachine(int machine) {
+    switch (machine) {
+      case 3:
+        return "i386";
+      case 8:
+        return "mips";
+      case 20:
+        return "ppc";
+      case 40:
+        return "arm";
+      default:
+        return null;
+    }
+  }
+
+  /**
+   * Refuses an ELF library that is not a build of ours before anything runs it: every build
+   * carries the name of the property its JNI_OnLoad reads ({@link NativeLoader#PROP_JNI_CLASS});
+   * without it the library would load, bind nothing, and look like one held by another copy of
+   * these classes.
+   */
+  static void checkOurs(byte[] lib, String what) throws Refusal {
+    byte[] mark = NativeLoader.PROP_JNI_CLASS.getBytes(StandardCharsets.US_ASCII);
+    outer:
+    for (int i = 0; i + mark.length <= lib.length; i++) {
+      for (int j = 0; j < mark.length; j++) {
+        if (lib[i + j] != mark[j]) {
+          continue outer;
+        }
+      }
+      return;
+    }
+    throw fatal(what + " is not a blake3-fast library (it lacks the " + NativeLoader.PROP_JNI_CLASS + " handshake of our JNI_OnLoad)");
+  }
+}

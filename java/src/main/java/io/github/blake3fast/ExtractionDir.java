@@ -1,0 +1,255 @@
+package io.github.blake3fast;
+
+import static io.github.blake3fast.Refusal.here;
+import static io.github.blake3fast.Refusal.unsafe;
+import static io.github.blake3fast.Refusal.warn;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.CRC32;
+import java.util.zip.CRC32C;
+
+/**
+ * The directories the library is extracted to: which ones, in order ({@link #locations}); each
+ * made private to this user and checked ({@link TrustedPaths}); the file named by its content,
+ * written whole and renamed into place, or reused when it holds the same bytes; temporary files
+ * of crashed JVMs swept; and the private copies written when another class loader holds the file.
+ */
+final class ExtractionDir {
+  private ExtractionDir() {}
+
+  private static final String LIB_PREFIX = "libblake3fast-";
+  /** A temporary file this old is left over from a crashed JVM: no writer takes that long. */
+  private static final long STALE_TEMP_MILLIS = 10 * 60 * 1000L;
+
+  /** The name of the extracted library: one per content, so that versions never meet. */
+  static String fileName(byte[] lib) {
+    return LIB_PREFIX + contentId(lib) + ".so";
+  }
+
+  /** Where the library may be extracted, in order. */
+  static List<Path> locations(String dirSetting) throws Refusal {
+    List<Path> dirs = new ArrayList<>();
+    if (dirSetting != null) {
+      try {
+        dirs.add(Paths.get(dirSetting).toAbsolutePath().normalize());
+      } catch (InvalidPathException e) {
+        throw warn("bad -D" + NativeLoader.PROP_DIR + "=" + dirSetting + ": " + e.getMessage());
+      }
+      return dirs;
+    }
+    int uid = ownUid();
+    String who = uid >= 0 ? Integer.toString(uid)
+        : System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
+    String tmp = System.getProperty("java.io.tmpdir");
+    addDir(dirs, tmp, "blake3-fast-" + who);
+    String xdg = System.getenv("XDG_CACHE_HOME");
+    if (xdg != null && xdg.startsWith("/")) {
+      addDir(dirs, xdg, "blake3-fast");
+    } else {
+      String home = System.getProperty("user.home");
+      if (home != null && home.startsWith("/")) {
+        addDir(dirs, home, ".cache/blake3-fast");
+      }
+    }
+    return dirs;
+  }
+
+  private static void addDir(List<Path> dirs, String base, String child) {
+    if (base == null || base.isEmpty()) {
+      return;
+    }
+    try {
+      Path p = Paths.get(base).resolve(child).toAbsolutePath().normalize();
+      if (!dirs.contains(p)) {
+        dirs.add(p);
+      }
+    } catch (InvalidPathException ignored) {
+      // an unusable base directory is no location
+    }
+  }
+
+  /**
+   * The library at dir/name, written first unless it is there, ours, with the same content.
+   * Everything goes through the directory's real path, checked once by prepareDir; the file's
+   * path below it is returned, to be loaded.
+   */
+  static Path extract(byte[] lib, Path dir, String name) throws Refusal {
+    try {
+      Path real = prepareDir(dir);
+      Path file = real.resolve(name);
+      if (!sameContent(file, lib)) { // absent, truncated, corrupt or not ours: (re)write it whole
+        sweep(real);
+        Path tmp = writeTemp(real, name, lib);
+        try {
+          try {
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+          } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+          }
+        } finally {
+          Files.deleteIfExists(tmp);
+        }
+      }
+      return file;
+    } catch (IOException e) {
+      throw here(writeFailure(e, dir));
+    } catch (RuntimeException e) { // SecurityException, UnsupportedOperationException, ...
+      throw here("cannot write " + dir + " (" + e + ")");
+    }
+  }
+
+  /**
+   * A new private copy of the library in dir, for one System.load by a class loader that cannot
+   * share the file: the caller deletes it once loaded.
+   */
+  static Path privateCopy(Path dir, String name, byte[] lib) throws IOException, Refusal {
+    return writeTemp(prepareDir(dir), name, lib);
+  }
+
+  /**
+   * The real path of the directory, created (rwxr-xr-x) when missing, to be used for every later
+   * step; refused when someone other than root and this user could change it or a directory
+   * above it (see {@link TrustedPaths}), or when it is not a directory.
+   */
+  private static Path prepareDir(Path dir) throws IOException, Refusal {
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw here("not a directory " + dir);
+    }
+    try {
+      return trusted().privateDirectory(dir);
+    } catch (TrustedPaths.Untrusted e) {
+      throw unsafe("unsafe " + dir + " (" + e.getMessage() + ")");
+    }
+  }
+
+  static TrustedPaths trusted() {
+    return new TrustedPaths(ownUid());
+  }
+
+  /** The effective uid of this process (owner of /proc/self), or -1 if unknown. */
+  private static int ownUid() {
+    try {
+      return (Integer) Files.getAttribute(Paths.get("/proc/self"), "unix:uid");
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /** Whether file is ours (see {@link TrustedPaths#ownFile}) and holds exactly lib. */
+  private static boolean sameContent(Path file, byte[] lib) {
+    try {
+      return trusted().ownFile(file) && Files.size(file) == lib.length
+          && Arrays.equals(readAtMost(file, lib.length), lib);
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** A new file dir/name.NNN.tmp holding lib, on disk (fsync) before it is renamed or loaded. */
+  private static Path writeTemp(Path dir, String name, byte[] lib) throws IOException {
+    Path tmp = Files.createTempFile(dir, name + ".", ".tmp");
+    boolean ok = false;
+    try {
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+        ByteBuffer b = ByteBuffer.wrap(lib);
+        while (b.hasRemaining()) {
+          ch.write(b);
+        }
+        ch.force(true);
+      }
+      Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
+      ok = true;
+      return tmp;
+    } finally {
+      if (!ok) {
+        deleteQuietly(tmp);
+      }
+    }
+  }
+
+  /** Removes temporary files a crashed JVM left behind. */
+  private static void sweep(Path dir) {
+    long old = System.currentTimeMillis() - STALE_TEMP_MILLIS;
+    try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, LIB_PREFIX + "*.tmp")) {
+      for (Path p : s) {
+        try {
+          if (Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toMillis() < old) {
+            Files.deleteIfExists(p);
+          }
+        } catch (IOException | RuntimeException ignored) {
+          // another JVM swept it first, or it is not ours to remove
+        }
+      }
+    } catch (IOException | RuntimeException ignored) {
+      // sweeping is a courtesy
+    }
+  }
+
+  static void deleteQuietly(Path p) {
+    if (p == null) {
+      return;
+    }
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException | RuntimeException e) {
+      p.toFile().deleteOnExit();
+    }
+  }
+
+  static String writeFailure(IOException e, Path dir) {
+    String reason = e instanceof FileSystemException ? ((FileSystemException) e).getReason() : e.getMessage();
+    if (reason != null && reason.contains("Read-only file system")) {
+      return "read-only " + dir;
+    }
+    if (reason != null && reason.contains("No space left")) {
+      return "disk full " + dir;
+    }
+    if (e instanceof AccessDeniedException) {
+      return "not writable " + dir;
+    }
+    return "cannot write " + dir + " (" + e + ")";
+  }
+
+  /** Far above any build of the library (a few hundred KiB), far below what would hurt a heap. */
+  static final int MAX_LIBRARY_BYTES = 16 << 20;
+
+  /** The file's bytes, or null when it holds more than {@code max}; never follows a link. */
+  static byte[] readAtMost(Path file, int max) throws IOException {
+    try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+      byte[] b = in.readNBytes(max + 1);
+      return b.length > max ? null : b;
+    }
+  }
+
+  /**
+   * 16 hex digits that tell library builds apart: CRC-32C and CRC-32 of the bytes. Both are
+   * intrinsics, so this costs well under a millisecond where a cold SHA-256 costs tens (it would
+   * pull in the JCA providers). The name only separates versions: the whole content is compared
+   * byte for byte before a file is used, and the directory is writable by its owner alone.
+   */
+  static String contentId(byte[] lib) {
+    CRC32C c = new CRC32C();
+    c.update(lib, 0, lib.length);
+    CRC32 d = new CRC32();
+    d.update(lib, 0, lib.length);
+    return Long.toHexString(1L << 32 | c.getValue()).substring(1) + Long.toHexString(1L << 32 | d.getValue()).substring(1);
+  }
+}

@@ -1,0 +1,50 @@
+package io.github.blake3fast;
+
+import java.lang.System.Logger.Level;
+
+/**
+ * Why native code does not run, as the loader's steps report it to {@link NativeLoader#choose()}.
+ * {@code elsewhere}: another location might still work; {@code refused}: native code was wanted
+ * and failed (said as "native refused: ...").
+ */
+final class Refusal extends Exception {
+  private static final long serialVersionUID = 1L;
+  final Level level;
+  final boolean elsewhere;
+  final boolean refused;
+  /** Someone else could change the location: said as a warning even when another one works. */
+  final boolean unsafe;
+
+  private Refusal(Level level, boolean elsewhere, boolean refused, boolean unsafe, String reason) {
+    super(reason, null, false, false);
+    this.level = level;
+    this.elsewhere = elsewhere;
+    this.refused = refused;
+    this.unsafe = unsafe;
+  }
+
+  /** A failure tied to one location: the next location may do better. */
+  static Refusal here(String reason) {
+    return new Refusal(Level.WARNING, true, true, false, reason);
+  }
+
+  /** A location others could change between our check and the load: the next may do better. */
+  static Refusal unsafe(String reason) {
+    return new Refusal(Level.WARNING, true, true, true, reason);
+  }
+
+  /** A failure no other location can fix: the Java engine runs. */
+  static Refusal fatal(String reason) {
+    return new Refusal(Level.WARNING, false, true, false, reason);
+  }
+
+  /** Said as it is (a bad switch value, a jar without the library), logged as a warning. */
+  static Refusal warn(String reason) {
+    return new Refusal(Level.WARNING, false, false, false, reason);
+  }
+
+  /** Not a failure: the user or the platform chose the Java engine. */
+  static Refusal chosen(String reason) {
+    return new Refusal(Level.DEBUG, false, false, false, reason);
+  }
+}

@@ -1,0 +1,126 @@
+package io.github.blake3fast;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The engines the engine tests (tag "engine") run over, all in one JVM, as lz4-java's tests run
+ * over its instances: the one this JVM chose, through the public API as users call it; then, unless
+ * {@code -Dblake3.test.everyKernel=false} (what {@code -Dblake3.isaRuns.skip} sets in java/pom.xml),
+ * the Java kernel and a native kernel for every ISA this CPU runs, each driven the way the public
+ * API drives the chosen one. Nothing here changes which kernel the library itself uses.
+ */
+final class Engines {
+  private Engines() {}
+
+  /** Every engine to test, the chosen one first. */
+  static List<Api> all() {
+    List<Api> all = new ArrayList<>();
+    Kernel chosen = Engine.kernel();
+    all.add(new Api(chosen, true));
+    if (Boolean.parseBoolean(System.getProperty("blake3.test.everyKernel", "true"))) {
+      for (Kernel k : kernels()) {
+        if (!k.name().equals(chosen.name())) {
+          all.add(new Api(k, false));
+        }
+      }
+    }
+    return all;
+  }
+
+  /**
+   * The Java kernel, then one native kernel per ISA this CPU runs; none native when the library
+   * is not loaded. Each is its own object: the library keeps no ISA of its own, the kernels pass
+   * theirs in every call.
+   */
+  static List<Kernel> kernels() {
+    List<Kernel> ks = new ArrayList<>();
+    ks.add(JavaKernel.INSTANCE);
+    if (Engine.kernel() instanceof NativeKernel) {
+      int supported = NativeBlake3.supportedIsas();
+      for (int isa = 0; isa < NativeBlake3.ISA_NAMES.length; isa++) {
+        if ((supported & (1 << isa)) != 0 && NativeBlake3.selectIsa(isa) == isa) {
+          ks.add(new NativeKernel(isa));
+        }
+      }
+    }
+    return ks;
+  }
+
+  /**
+   * The hashing half of {@link Blake3}'s static API bound to one kernel: the chosen one goes
+   * through Blake3 itself, any other through the same driver calls Blake3 makes.
+   */
+  static final class Api {
+    final Kernel kernel;
+    private final boolean chosen;
+
+    Api(Kernel kernel, boolean chosen) {
+      this.kernel = kernel;
+      this.chosen = chosen;
+    }
+
+    String name() {
+      return kernel.name();
+    }
+
+    @Override
+    public String toString() {
+      return chosen ? kernel.name() + " (chosen)" : kernel.name();
+    }
+
+    byte[] hash(byte[] in) {
+      return chosen ? Blake3.hash(in) : oneShot(in, Spec.iv(), 0, Spec.OUT_LEN);
+    }
+
+    byte[] hash(byte[] in, int outLen) {
+      return chosen ? Blake3.hash(in, outLen) : oneShot(in, Spec.iv(), 0, outLen);
+    }
+
+    byte[] keyedHash(byte[] key, byte[] in) {
+      return chosen ? Blake3.keyedHash(key, in) : oneShot(in, Checks.key(key), Spec.KEYED_HASH, Spec.OUT_LEN);
+    }
+
+    byte[] keyedHash(byte[] key, byte[] in, int outLen) {
+      return chosen ? Blake3.keyedHash(key, in, outLen) : oneShot(in, Checks.key(key), Spec.KEYED_HASH, outLen);
+    }
+
+    byte[] deriveKey(String context, byte[] in) {
+      return chosen ? Blake3.deriveKey(context, in)
+          : oneShot(in, contextKey(context), Spec.DERIVE_KEY_MATERIAL, Spec.OUT_LEN);
+    }
+
+    byte[] deriveKey(String context, byte[] in, int outLen) {
+      return chosen ? Blake3.deriveKey(context, in, outLen)
+          : oneShot(in, contextKey(context), Spec.DERIVE_KEY_MATERIAL, outLen);
+    }
+
+    Blake3Hasher newHasher() {
+      return chosen ? Blake3.newHasher() : new Blake3Hasher(new TreeState(kernel, Spec.iv(), 0));
+    }
+
+    Blake3Hasher newKeyedHasher(byte[] key) {
+      return chosen ? Blake3.newKeyedHasher(key)
+          : new Blake3Hasher(new TreeState(kernel, Checks.key(key), Spec.KEYED_HASH));
+    }
+
+    Blake3Hasher newDeriveKeyHasher(String context) {
+      return chosen ? Blake3.newDeriveKeyHasher(context)
+          : new Blake3Hasher(new TreeState(kernel, contextKey(context), Spec.DERIVE_KEY_MATERIAL));
+    }
+
+    private int[] contextKey(String context) {
+      byte[] ctx = context.getBytes(StandardCharsets.UTF_8);
+      byte[] key = new byte[Spec.KEY_LEN];
+      kernel.hash(ctx, 0, ctx.length, Spec.iv(), Spec.DERIVE_KEY_CONTEXT, key, 0, Spec.KEY_LEN);
+      return Spec.keyWords(key);
+    }
+
+    private byte[] oneShot(byte[] in, int[] key, int flags, int outLen) {
+      byte[] out = new byte[outLen];
+      kernel.hash(in, 0, in.length, key, flags, out, 0, outLen);
+      return out;
+    }
+  }
+}

@@ -1,0 +1,30 @@
+# shellcheck shell=bash
+# The one list of the platforms the jar carries a native library for, sourced by b3sum,
+# native/build-host.sh and platforms/lib.sh (bash). Each entry: the architecture, which names
+# platforms/<arch>.conf and the jar's directory linux-<arch>, then any other name `uname -m` or
+# a JVM's os.arch gives the same machine. The Java loader's Platform enum and platforms/*.conf
+# are checked against this list by PlatformListTest; CMake is handed the architecture by
+# native/build-host.sh (-DBLAKE3_TARGET_ARCH) or by its cmake/toolchain-<arch>.cmake file.
+B3_PLATFORM_TABLE=(
+  "x86_64 amd64"
+  "aarch64"
+  "ppc64le"
+  "riscv64"
+  "loongarch64"
+  "s390x"
+)
+
+# Prints linux-<arch> for a machine name (`uname -m`); status 1 and nothing where the jar
+# has no library for that machine.
+b3_platform_of() {
+  local entry name
+  for entry in "${B3_PLATFORM_TABLE[@]}"; do
+    for name in $entry; do
+      if [ "$name" = "$1" ]; then
+        echo "linux-${entry%% *}"
+        return 0
+      fi
+    done
+  done
+  return 1
+}
