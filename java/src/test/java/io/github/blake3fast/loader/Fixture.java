@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -231,9 +232,77 @@ final class Fixture {
   /** Skips unless this process is root and setpriv(1) can drop to uid 65534 (nobody). */
   static void assumeCanBecomeNobody() throws IOException {
     assumeTrue(uid() == 0, "SKIPPED: running as another user needs root (uid is " + uid() + ")");
-    Result r = run(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--", "id", "-u"), Map.of(),
-        RUN, Duration.ofSeconds(10));
+    List<String> id = new ArrayList<>(AS_NOBODY);
+    id.addAll(List.of("id", "-u"));
+    Result r = run(id, Map.of(), Paths.get("/"), Duration.ofSeconds(10));
     assumeTrue(r.exit == 0 && r.out.trim().equals("65534"), "SKIPPED: setpriv cannot switch to uid 65534: " + r.err);
+  }
+
+  private static final List<String> AS_NOBODY = List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--");
+
+  /** The command prefix that runs the rest as uid 65534 (after {@link #assumeCanBecomeNobody}). */
+  static List<String> asNobody() {
+    return AS_NOBODY;
+  }
+
+  private static boolean nobodyCanRead(Path file) throws IOException {
+    List<String> c = new ArrayList<>(AS_NOBODY);
+    c.addAll(List.of("test", "-r", file.toString()));
+    return run(c, Map.of(), Paths.get("/"), Duration.ofSeconds(10)).exit == 0;
+  }
+
+  /**
+   * A child JVM to run as uid 65534, in a fresh work directory that user can enter, on a jar and
+   * test classes it can read: those under target/ when it can read them there, else copies in a
+   * new world-readable directory under java.io.tmpdir (removed when this JVM exits). A checkout
+   * under a home only its owner may enter, as root's 0700 /root, hides target/ from that user.
+   * Skips, saying why, when uid 65534 cannot read even the copies.
+   */
+  static Jvm jvmForNobody(String label) throws IOException {
+    Path jar = jar();
+    Path probe = TEST_CLASSES.resolve(Probe.class.getName().replace('.', '/') + ".class");
+    if (nobodyCanRead(jar) && nobodyCanRead(probe)) {
+      return new Jvm(newDir(label), jar);
+    }
+    Path base = Files.createTempDirectory(Paths.get(System.getProperty("java.io.tmpdir")), "blake3-fast-nobody-");
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        deleteTree(base);
+      } catch (IOException ignored) {
+        // a leftover in java.io.tmpdir, not a test failure
+      }
+    }));
+    Path jarCopy = base.resolve(jar.getFileName());
+    Path classesCopy = base.resolve("test-classes");
+    copyReadable(jar, jarCopy);
+    copyReadable(TEST_CLASSES, classesCopy);
+    Path work = base.resolve(label);
+    Files.createDirectories(work);
+    Jvm j = new Jvm(work, jarCopy);
+    j.classPath = jarCopy + ":" + classesCopy;
+    for (Path d : List.of(base, work, j.tmp(), j.home())) {
+      Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+    Path probeCopy = classesCopy.resolve(TEST_CLASSES.relativize(probe));
+    assumeTrue(nobodyCanRead(probeCopy), "SKIPPED: uid 65534 cannot read " + probeCopy
+        + " either (the checkout's " + probe + " is out of its reach too)");
+    return j;
+  }
+
+  /** Copies a file or a tree, world-readable (directories rwxr-xr-x, files rw-r--r--). */
+  private static void copyReadable(Path from, Path to) throws IOException {
+    try (Stream<Path> s = Files.walk(from)) {
+      for (Path f : s.collect(Collectors.toList())) {
+        Path t = to.resolve(from.relativize(f).toString());
+        if (Files.isDirectory(f)) {
+          Files.createDirectories(t);
+          Files.setPosixFilePermissions(t, PosixFilePermissions.fromString("rwxr-xr-x"));
+        } else {
+          Files.copy(f, t);
+          Files.setPosixFilePermissions(t, PosixFilePermissions.fromString("rw-r--r--"));
+        }
+      }
+    }
   }
 
   /** The command prefix that runs the rest in a private mount namespace after {@code script}. */
