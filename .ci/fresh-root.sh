@@ -14,7 +14,9 @@
 #
 # Environment: BLAKE3_CACHE, BLAKE3_DEBIAN_MIRROR (else read from /etc/apt), BLAKE3_REFRESH=1
 # (build the root again), BLAKE3_FRESH_USER_MVN (what the ordinary user runs after ./b3sum;
-# default the full "mvn -B verify").
+# default the full "mvn -B verify"), BLAKE3_FRESH_WITHOUT (packages removed from this run's copy
+# of the root, dependencies ignored, to try a machine that lacks them: "libc6-dev" leaves a gcc
+# that cannot link, "cmake" or "gcc-12" no toolchain; not used by CI).
 set -euo pipefail
 source "$(dirname "$0")/../platforms/lib.sh"
 
@@ -215,6 +217,13 @@ echo "$USER_NAME:x:$USER_ID:$USER_ID::/home/$USER_NAME:/bin/bash" >>"$root/etc/p
 echo "$USER_NAME:x:$USER_ID:" >>"$root/etc/group"
 echo "$USER_NAME:*:19000:0:99999:7:::" >>"$root/etc/shadow"
 install -d -m 0700 -o "$USER_ID" -g "$USER_ID" "$root/home/$USER_NAME"
+
+if [ -n "${BLAKE3_FRESH_WITHOUT:-}" ]; then
+  b3_log "root: removing $BLAKE3_FRESH_WITHOUT from this copy"
+  # shellcheck disable=SC2086
+  chroot "$root" dpkg --purge --force-depends $BLAKE3_FRESH_WITHOUT >"$logs/fresh-root-without.log" 2>&1 ||
+    { cat "$logs/fresh-root-without.log"; b3_die "could not remove $BLAKE3_FRESH_WITHOUT"; }
+fi
 
 commit=$(git -C "$B3_ROOT" rev-parse HEAD)
 git -C "$B3_ROOT" bundle create "$root/srv/src.bundle" HEAD 2>/dev/null
