@@ -50,23 +50,32 @@ in_root() {
 }
 
 # The distinct reasons JUnit skipped tests for, from the surefire reports (the last execution
-# to report a class wins; enough to see that each skip says why).
+# to report a class wins; enough to see that each skip says why): the first line of each
+# assumption's message.
 skip_reasons() {
-  local reports=$1
-  cat "$reports"/TEST-*.xml 2>/dev/null | grep -o '<skipped message="[^"]*"' |
-    sed -e 's/^<skipped message="//' -e 's/"$//' -e 's/&quot;/"/g' -e 's/&apos;/'"'"'/g' \
-      -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g' | cut -c1-200 | sort | uniq -c | sort -rn
+  cat "$1"/TEST-*.xml 2>/dev/null | awk '
+    /<skipped/ {
+      s = 1
+      if (match($0, /message="[^"]*"/)) { print substr($0, RSTART + 9, RLENGTH - 10); s = 0; next }
+    }
+    s && /Assumption failed: / { sub(/.*Assumption failed: /, ""); print; s = 0; next }
+    s && /TestAbortedException: ./ { sub(/.*TestAbortedException: /, ""); print; s = 0; next }
+    s && /<\/skipped>/ { s = 0 }' |
+    sed -e 's/&quot;/"/g' -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g' | cut -c1-220 | sort | uniq -c | sort -rn
 }
 
-# run_commands LABEL SPEC HOME USER MVN: the README's two commands in a new clone; appends one
-# line per command to $summary.
+# One line of the summary, printed now and again at the end.
+result() { echo "$*" | tee -a "$summary"; }
+
+# run_commands LABEL SPEC HOME USER MVN: the README's two commands in a new clone; one result
+# line per command.
 run_commands() {
   local label=$1 spec=$2 home=$3 user=$4 mvn=$5 t clone log status
   clone="$home/blake3-fast"
   log="$logs/fresh-root-$label"
   b3_log "$label: git clone of $commit into $clone"
   in_root "$spec" "$home" "$user" "git -c advice.detachedHead=false clone -q /srv/src.bundle blake3-fast" ||
-    { echo "$label: git clone FAILED" >>"$summary"; return 1; }
+    { result "$label: git clone FAILED"; return 1; }
 
   # Inputs: files of the clone, an empty file and 3 MiB + 1 byte of random data (many chunks,
   # a partial last one).
@@ -79,9 +88,9 @@ run_commands() {
   took=$(b3_elapsed "$t")
   in_root "$spec" "$home" "$user" "cd blake3-fast && b3sum $files" >"$log-debian.out" 2>&1 || true
   if [ "$status" = 0 ] && [ -s "$log-b3sum.out" ] && cmp -s "$log-b3sum.out" "$log-debian.out"; then
-    echo "$label: ./b3sum (5 files, first run builds the jar, ${took} s): PASS, identical to Debian's b3sum" >>"$summary"
+    result "$label: ./b3sum (5 files, first run builds the jar, ${took} s): PASS, identical to Debian's b3sum"
   else
-    echo "$label: ./b3sum: FAIL (exit $status, ${took} s)" >>"$summary"
+    result "$label: ./b3sum: FAIL (exit $status, ${took} s)"
     echo "--- ./b3sum stdout" && cat "$log-b3sum.out"
     echo "--- ./b3sum stderr" && tail -30 "$log-b3sum.err"
     echo "--- Debian's b3sum" && cat "$log-debian.out"
@@ -96,14 +105,14 @@ run_commands() {
   in_root "$spec" "$home" "$user" "cd blake3-fast && $mvn" >"$log-mvn.log" 2>&1 || status=$?
   took=$(b3_elapsed "$t")
   # The totals of each surefire execution, and whatever build-host.sh said.
-  grep -E '^\[INFO\] --- surefire:|^\[(INFO|WARNING|ERROR)\] Tests run: [0-9]+, .*[0-9]$|blake3-fast: ' "$log-mvn.log" |
+  grep -E '^\[INFO\] --- (maven-)?surefire(-plugin)?:|^\[(INFO|WARNING|ERROR)\] Tests run: [0-9]+, .*[0-9]$|^blake3-fast: ' "$log-mvn.log" |
     sed 's/^/    /' || true
   echo "  skipped tests, by reason:"
   skip_reasons "$root$clone/java/target/surefire-reports" | sed 's/^/    /'
   if [ "$status" = 0 ] && grep -q '^\[INFO\] BUILD SUCCESS' "$log-mvn.log"; then
-    echo "$label: $mvn (${took} s): PASS, $(grep -cE '^\[INFO\] Tests run: [0-9]+, .*[0-9]$' "$log-mvn.log") test executions" >>"$summary"
+    result "$label: $mvn (${took} s): PASS, $(grep -cE '^\[INFO\] Tests run: [0-9]+, .*[0-9]$' "$log-mvn.log") test executions"
   else
-    echo "$label: $mvn (${took} s): FAIL (exit $status)" >>"$summary"
+    result "$label: $mvn (${took} s): FAIL (exit $status)"
     grep -E '^\[ERROR\]' "$log-mvn.log" | head -40
     failed=1
   fi
@@ -143,6 +152,7 @@ inside() {
   done
   [ -z "$missing" ] || b3_die "the root's Java keystore lacks$missing (log: $logs/fresh-root-ca.log)"
   b3_log "root: $n extra CA certificates in the system store and the Java keystore"
+  b3_log "root: $(chroot "$root" java -version 2>&1 | head -1)"
   cp -L /etc/resolv.conf "$root/etc/resolv.conf"
   # Maven settings of this machine's root user (mirrors, proxies), if any.
   if [ -f "$HOME/.m2/settings.xml" ]; then
@@ -229,7 +239,7 @@ commit=$(git -C "$B3_ROOT" rev-parse HEAD)
 git -C "$B3_ROOT" bundle create "$root/srv/src.bundle" HEAD 2>/dev/null
 chmod 0644 "$root/srv/src.bundle"
 b3_log "root: unpacked in $(b3_elapsed "$t") s; testing commit $commit ($(git -C "$B3_ROOT" log -1 --format=%s | cut -c1-60))"
-b3_log "root: installed: $(chroot "$root" dpkg-query -W -f='${Package}=${Version} ' $README_PACKAGES | sed 's/ $//'); $(chroot "$root" java -version 2>&1 | head -1)"
+b3_log "root: installed: $(chroot "$root" dpkg-query -W -f='${Package}=${Version} ' $README_PACKAGES | sed 's/ $//')"
 
 summary="$work.summary"
 status=0
