@@ -31,7 +31,7 @@ USER_MVN=${BLAKE3_FRESH_USER_MVN:-mvn -B verify}
 
 dir="$B3_CACHE/fresh-root"
 logs="$B3_CACHE/logs"
-work="$dir/run"
+work="$dir/run.$$"
 
 # ---- inside the private mount namespace ----------------------------------------------------
 
@@ -62,6 +62,12 @@ skip_reasons() {
     s && /TestAbortedException: ./ { sub(/.*TestAbortedException: /, ""); print; s = 0; next }
     s && /<\/skipped>/ { s = 0 }' |
     sed -e 's/&quot;/"/g' -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g' | cut -c1-220 | sort | uniq -c | sort -rn
+}
+
+# "N tests in E surefire executions, S skipped", from a Maven log.
+totals() {
+  grep -E '^\[(INFO|WARNING|ERROR)\] Tests run: [0-9]+, .*[0-9]$' "$1" |
+    awk -F'[:,] *' '{ e++; n += $2; s += $8 } END { printf "%d tests in %d surefire executions, %d skipped", n, e, s }'
 }
 
 # One line of the summary, printed now and again at the end.
@@ -107,10 +113,13 @@ run_commands() {
   # The totals of each surefire execution, and whatever build-host.sh said.
   grep -E '^\[INFO\] --- (maven-)?surefire(-plugin)?:|^\[(INFO|WARNING|ERROR)\] Tests run: [0-9]+, .*[0-9]$|^blake3-fast: ' "$log-mvn.log" |
     sed 's/^/    /' || true
-  echo "  skipped tests, by reason:"
-  skip_reasons "$root$clone/java/target/surefire-reports" | sed 's/^/    /'
+  # The root copy goes when this script ends: keep the reports.
+  rm -rf "$log-surefire-reports"
+  cp -r "$root$clone/java/target/surefire-reports" "$log-surefire-reports" 2>/dev/null || true
+  echo "  skipped tests, by reason (reports: $log-surefire-reports):"
+  skip_reasons "$log-surefire-reports" | sed 's/^/    /'
   if [ "$status" = 0 ] && grep -q '^\[INFO\] BUILD SUCCESS' "$log-mvn.log"; then
-    result "$label: $mvn (${took} s): PASS, $(grep -cE '^\[INFO\] Tests run: [0-9]+, .*[0-9]$' "$log-mvn.log") test executions"
+    result "$label: $mvn (${took} s): PASS, $(totals "$log-mvn.log")"
   else
     result "$label: $mvn (${took} s): FAIL (exit $status)"
     grep -E '^\[ERROR\]' "$log-mvn.log" | head -40
@@ -206,16 +215,19 @@ else
   b3_log "root: cached $tarball"
 fi
 
-# A copy left by a killed run has nothing mounted (the mounts lived in its namespace), but make
-# sure before deleting: a bind mount of /dev under it would take the host's /dev with it.
-remove_work() {
-  if grep -q " $work/" /proc/self/mountinfo; then
-    b3_die "something is still mounted under $work; not deleting it"
+# One copy per run (run.PID). A copy left by a killed run has nothing mounted (the mounts lived
+# in its namespace), but make sure before deleting: a bind mount of /dev under it would take the
+# host's /dev with it.
+remove_copy() {
+  if grep -q " $1/" /proc/self/mountinfo; then
+    b3_die "something is still mounted under $1; not deleting it"
   fi
-  rm -rf --one-file-system "$work"
+  rm -rf --one-file-system "$1" "$1.summary"
 }
-remove_work
-trap remove_work EXIT
+for old in "$dir"/run.*; do
+  [ -d "$old" ] && ! kill -0 "${old##*.}" 2>/dev/null && remove_copy "$old"
+done
+trap 'remove_copy "$work"' EXIT
 t=$(b3_now)
 mkdir -p "$work"
 tar -x -p --numeric-owner -f "$tarball" -C "$work"
@@ -246,6 +258,5 @@ status=0
 unshare --mount --propagation private -- "$0" --inside "$root" "$commit" "$summary" || status=$?
 echo "---- fresh Debian 12 root, commit ${commit:0:12}: $(b3_elapsed "$t_all") s ----"
 cat "$summary" 2>/dev/null || true
-rm -f "$summary"
 [ "$status" = 0 ] || echo "FAILED: the README's two commands on a fresh Debian 12 (logs: $logs/fresh-root-*)"
 exit "$status"
