@@ -248,7 +248,21 @@ if [ -n "${BLAKE3_FRESH_WITHOUT:-}" ]; then
 fi
 
 commit=$(git -C "$B3_ROOT" rev-parse HEAD)
-git -C "$B3_ROOT" bundle create "$root/srv/src.bundle" HEAD 2>/dev/null
+if [ "$(git -C "$B3_ROOT" rev-parse --is-shallow-repository)" = true ]; then
+  # A shallow checkout cannot be bundled (the parents are missing): bundle a one-commit history
+  # of the same tree, made in a scratch repository (the checkout's own is left alone).
+  scratch="$work/srv/src"
+  mkdir -p "$scratch"
+  git -C "$B3_ROOT" archive HEAD | tar -x -C "$scratch"
+  git -C "$scratch" init -q
+  git -C "$scratch" add -A
+  GIT_AUTHOR_NAME=fresh-root GIT_AUTHOR_EMAIL=fresh-root@localhost GIT_COMMITTER_NAME=fresh-root \
+    GIT_COMMITTER_EMAIL=fresh-root@localhost git -C "$scratch" commit -q -m "tree of $commit (shallow checkout)"
+  git -C "$scratch" bundle create "$root/srv/src.bundle" HEAD 2>/dev/null
+  rm -rf "$scratch"
+else
+  git -C "$B3_ROOT" bundle create "$root/srv/src.bundle" HEAD 2>/dev/null
+fi
 chmod 0644 "$root/srv/src.bundle"
 b3_log "root: unpacked in $(b3_elapsed "$t") s; testing commit $commit ($(git -C "$B3_ROOT" log -1 --format=%s | cut -c1-60))"
 b3_log "root: installed: $(chroot "$root" dpkg-query -W -f='${Package}=${Version} ' $README_PACKAGES | sed 's/ $//')"

@@ -71,7 +71,8 @@ final class Fixture {
   static byte[] library() throws IOException {
     Path lib = CLASSES.resolve(RESOURCE);
     assumeTrue(System.getProperty("os.name").startsWith("Linux") && Files.isRegularFile(lib),
-        "no native library at " + lib + " (not Linux, or built with -Dblake3.skipNative): native loader tests skipped");
+        "no native library at " + lib + " (not Linux, built with -Dblake3.skipNative, or without a working C"
+            + " toolchain: see the build's WARNING): native loader tests skipped");
     return Files.readAllBytes(lib);
   }
 
