@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The README's two commands on a fresh Debian 12, as root and as an ordinary user.
 #
-# A minimal bookworm root (mmdebstrap --variant=minbase, from the Debian mirror named in this
-# machine's apt sources) holding only what the README's "two commands" paragraph names, plus
-# Debian's b3sum to compare with and ca-certificates. The commit under test (the checkout's
+# A minimal bookworm root (mmdebstrap --variant=required: the packages every Debian system has,
+# from the Debian mirror named in this machine's apt sources) holding only what the README's
+# "two commands" paragraph names, plus Debian's b3sum to compare with and ca-certificates. The commit under test (the checkout's
 # HEAD, uncommitted changes are not part of it) is cloned into root's home, where
 #   ./b3sum FILES...   must print exactly what Debian's b3sum prints for the same files, and
 #   mvn -B verify      must pass;
@@ -24,7 +24,7 @@ source "$(dirname "$0")/../platforms/lib.sh"
 # needs to compare and to reach the registries.
 README_PACKAGES="maven openjdk-17-jdk-headless cmake gcc make git"
 EXTRA_PACKAGES="b3sum ca-certificates"
-VARIANT=minbase
+VARIANT=required
 USER_NAME=builder
 USER_ID=1000
 USER_MVN=${BLAKE3_FRESH_USER_MVN:-mvn -B verify}
@@ -137,6 +137,9 @@ inside() {
   }
   trap cleanup EXIT
   mnt() { mount "$@"; mounted+=("${!#}"); }
+  # The root a mount point of its own, as / is on a machine: `unshare --propagation private`
+  # (the loader tests' mount namespaces) refuses a / that is not one.
+  mnt --bind "$root" "$root"
   # /proc first: the Java keystore hook of update-ca-certificates runs java, which needs it.
   mnt -t proc proc "$root/proc"
   mnt -t sysfs -o ro sysfs "$root/sys"
@@ -233,8 +236,8 @@ mkdir -p "$work"
 tar -x -p --numeric-owner -f "$tarball" -C "$work"
 root="$work"
 
-# The ordinary user, written into the root's databases directly (minbase has no useradd); a
-# 0700 home like root's, so tests cannot count on others reading the checkout.
+# The ordinary user, written into the root's databases directly (no useradd in a minimal root);
+# a 0700 home like root's, so tests cannot count on others reading the checkout.
 echo "$USER_NAME:x:$USER_ID:$USER_ID::/home/$USER_NAME:/bin/bash" >>"$root/etc/passwd"
 echo "$USER_NAME:x:$USER_ID:" >>"$root/etc/group"
 echo "$USER_NAME:*:19000:0:99999:7:::" >>"$root/etc/shadow"
