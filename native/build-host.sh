@@ -105,7 +105,10 @@ build() {
     *) echo "blake3-fast: no native kernels for $(uname -m); the jar will use the Java engine here"; return 0 ;;
   esac
   problem=$(toolchain_problem)
-  if [ -n "$problem" ]; then
+  if [ -n "$problem" ] && [ -f "$dist/linux-$arch/libblake3fast.so" ]; then
+    echo "blake3-fast: WARNING: $problem; the jar gets the linux-$arch library of an earlier build ($dist/linux-$arch)"
+    return 0
+  elif [ -n "$problem" ]; then
     echo "blake3-fast: WARNING: $problem; building without the linux-$arch library (the Java engine runs here)"
     return 0
   fi
