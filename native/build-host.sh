@@ -6,9 +6,11 @@
 # libc, an export other than JNI_OnLoad or an executable stack fails the build. Maven runs this
 # in generate-resources, so `mvn verify` fails too.
 #
-# Without cmake or a C compiler the jar is still built: it then carries no library for this
-# platform and the Java engine runs there; this script says so and succeeds (it still checks the
-# libraries already in build/native when readelf is there).
+# Without a working C toolchain (cmake or the C compiler missing, or a compiler that cannot link
+# a shared object, as gcc without libc6-dev) the jar is still built: it then carries no library
+# for this platform and the Java engine runs there; this script says so once and succeeds (it
+# still checks the libraries already in build/native when readelf is there). Without musl's
+# libc the musl half of the check is skipped, with a note.
 #
 #   native/build-host.sh            build, then check build/native
 #   native/build-host.sh --check [DIR]   only check DIR/linux-*/libblake3fast.so (default build/native)
@@ -18,12 +20,14 @@ dist="$root/build/native"
 # shellcheck source=../platforms/arch.sh
 source "$root/platforms/arch.sh"
 
-# musl's libc.so, when Debian's musl package is installed (only its symbol names are read).
+# musl's libc.so, when Debian's musl package is installed (only its symbol names are read);
+# fails when there is none.
 musl_libc() {
   local f
   for f in /lib/x86_64-linux-musl/libc.so /usr/lib/x86_64-linux-musl/libc.so /usr/lib/musl/lib/libc.so; do
-    [ -f "$f" ] && { echo "$f"; return; }
+    [ -f "$f" ] && { echo "$f"; return 0; }
   done
+  return 1
 }
 
 # Checks every DIR/linux-*/libblake3fast.so; returns non-zero if any fails. Quiet when all pass
@@ -34,9 +38,10 @@ check_all() {
     echo "blake3-fast: WARNING: readelf is missing; the libraries in $dir are NOT checked for GLIBC_ versions"
     return 0
   fi
-  musl=$(musl_libc)
   have=""
-  if [ -n "$musl" ]; then
+  if ! musl=$(musl_libc); then
+    musl=""
+  else
     have=$(LC_ALL=C "${READELF:-readelf}" --dyn-syms -W "$musl" | awk '$7 != "UND" && $8 != "" { sub(/@.*/, "", $8); print $8 }' | sort -u)
   fi
   for lib in "$dir"/linux-*/libblake3fast.so; do
@@ -65,6 +70,7 @@ check_all() {
     echo "blake3-fast: no native libraries in $dir to check"
   else
     echo "blake3-fast: checked $n native libraries: GLIBC_ floors, libc only, JNI_OnLoad only${have:+, imports all in musl}"
+    [ -n "$have" ] || echo "blake3-fast: note: musl's libc is not installed (Debian: apt-get install musl), so whether the libraries import only what musl has was NOT checked"
   fi
   return "$status"
 }
@@ -74,15 +80,34 @@ if [ "${1:-}" = --check ]; then
   exit $?
 fi
 
+# Why this machine cannot build the native library (nothing when it can): cmake or the C
+# compiler missing, or a compiler that cannot link a shared object (gcc without libc6-dev).
+toolchain_problem() {
+  local cc=${CC:-cc} probe err
+  command -v cmake >/dev/null || { echo "cmake is missing"; return 0; }
+  command -v "${cc%% *}" >/dev/null || { echo "no C compiler (${cc%% *} is missing)"; return 0; }
+  probe=$(mktemp -d)
+  printf 'int blake3_fast_probe(int x) { return x + 1; }\n' >"$probe/probe.c"
+  # shellcheck disable=SC2086
+  if ! err=$($cc -shared -fPIC -o "$probe/probe.so" "$probe/probe.c" 2>&1); then
+    echo "the C compiler ($cc) cannot link a shared object: $(printf '%s\n' "$err" | grep -m1 -i -E 'error|cannot|not found' || printf '%s\n' "$err" | head -1)"
+  fi
+  rm -rf "$probe"
+}
+
 build() {
-  local platform arch
+  local platform arch problem
   if ! platform=$(b3_platform_of "$(uname -m)"); then
     echo "blake3-fast: no native kernels for $(uname -m); the jar will use the Java engine here"
     return 0
   fi
   arch=${platform#linux-}
-  if ! command -v cmake >/dev/null || ! command -v "${CC:-cc}" >/dev/null; then
-    echo "blake3-fast: WARNING: cmake or a C compiler is missing; building without the $platform library"
+  problem=$(toolchain_problem)
+  if [ -n "$problem" ] && [ -f "$dist/$platform/libblake3fast.so" ]; then
+    echo "blake3-fast: WARNING: $problem; the jar gets the $platform library of an earlier build ($dist/$platform)"
+    return 0
+  elif [ -n "$problem" ]; then
+    echo "blake3-fast: WARNING: $problem; building without the $platform library (the Java engine runs here)"
     return 0
   fi
   local build="$root/build/cmake-host" out="$dist/$platform"

@@ -9,6 +9,8 @@
 #   $B3_CACHE/jre/<debian-arch>.ok       written once that JRE ran `java -version` under qemu
 #   $B3_CACHE/jre/<debian-arch>.SKIPPED  written when it could not be fetched or run (why)
 #   $B3_CACHE/logs/                 one log per setup job
+#   $B3_CACHE/fresh-root/           .ci/fresh-root.sh: the minimal bookworm root as a tarball,
+#                                   named by its package list, and each run's copy (run.PID)
 
 B3_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B3_PLATFORMS_DIR="$B3_ROOT/platforms"

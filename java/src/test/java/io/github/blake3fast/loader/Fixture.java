@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -70,7 +71,8 @@ final class Fixture {
   static byte[] library() throws IOException {
     Path lib = CLASSES.resolve(RESOURCE);
     assumeTrue(System.getProperty("os.name").startsWith("Linux") && Files.isRegularFile(lib),
-        "no native library at " + lib + " (not Linux, or built with -Dblake3.skipNative): native loader tests skipped");
+        "no native library at " + lib + " (not Linux, built with -Dblake3.skipNative, or without a working C"
+            + " toolchain: see the build's WARNING): native loader tests skipped");
     return Files.readAllBytes(lib);
   }
 
@@ -220,11 +222,16 @@ final class Fixture {
   static synchronized void assumeMounts() throws IOException {
     if (mounts == null) {
       Path probe = newDir("mount-probe");
-      Result r = run(List.of("unshare", "-m", "--propagation", "private", "--", "sh", "-c",
-          "mount -t tmpfs -o noexec tmpfs '" + probe + "' && grep -q ' " + probe + " .*noexec' /proc/self/mountinfo"),
-          Map.of(), probe, Duration.ofSeconds(20));
-      mounts = r.exit == 0;
-      mountProblem = "exit " + r.exit + ": " + r.err.trim();
+      try {
+        Result r = run(List.of("unshare", "-m", "--propagation", "private", "--", "sh", "-c",
+            "mount -t tmpfs -o noexec tmpfs '" + probe + "' && grep -q ' " + probe + " .*noexec' /proc/self/mountinfo"),
+            Map.of(), probe, Duration.ofSeconds(20));
+        mounts = r.exit == 0;
+        mountProblem = "exit " + r.exit + ": " + r.err.trim();
+      } catch (IOException e) { // no unshare(1)
+        mounts = false;
+        mountProblem = e.getMessage();
+      }
     }
     assumeTrue(mounts, "SKIPPED, cannot mount here: `unshare -m` + `mount -t tmpfs -o noexec` failed (" + mountProblem
         + "); this test needs root with CAP_SYS_ADMIN to simulate noexec / read-only directories for real");
@@ -233,9 +240,94 @@ final class Fixture {
   /** Skips unless this process is root and setpriv(1) can drop to uid 65534 (nobody). */
   static void assumeCanBecomeNobody() throws IOException {
     assumeTrue(uid() == 0, "SKIPPED: running as another user needs root (uid is " + uid() + ")");
-    Result r = run(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--", "id", "-u"), Map.of(),
-        RUN, Duration.ofSeconds(10));
+    List<String> id = new ArrayList<>(AS_NOBODY);
+    id.addAll(List.of("id", "-u"));
+    Result r;
+    try {
+      r = run(id, Map.of(), Paths.get("/"), Duration.ofSeconds(10));
+    } catch (IOException e) { // no setpriv(1)
+      r = new Result(id, -1, "", e.getMessage());
+    }
     assumeTrue(r.exit == 0 && r.out.trim().equals("65534"), "SKIPPED: setpriv cannot switch to uid 65534: " + r.err);
+  }
+
+  private static final List<String> AS_NOBODY = List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--");
+
+  /** The command prefix that runs the rest as uid 65534 (after {@link #assumeCanBecomeNobody}). */
+  static List<String> asNobody() {
+    return AS_NOBODY;
+  }
+
+  private static boolean nobodyCanRead(Path file) throws IOException {
+    List<String> c = new ArrayList<>(AS_NOBODY);
+    c.addAll(List.of("test", "-r", file.toString()));
+    return run(c, Map.of(), Paths.get("/"), Duration.ofSeconds(10)).exit == 0;
+  }
+
+  /**
+   * A child JVM to run as uid 65534, in a fresh work directory that user can enter, on a jar and
+   * test classes it can read: those under target/ when it can read them there, else copies in a
+   * new world-readable directory under java.io.tmpdir (removed when this JVM exits). A checkout
+   * under a home only its owner may enter, as root's 0700 /root, hides target/ from that user.
+   * Skips, saying why, when uid 65534 cannot read even the copies.
+   */
+  static Jvm jvmForNobody(String label) throws IOException {
+    Path jar = jar();
+    Path probe = TEST_CLASSES.resolve(Probe.class.getName().replace('.', '/') + ".class");
+    if (nobodyCanRead(jar) && nobodyCanRead(probe)) {
+      return new Jvm(newDir(label), jar);
+    }
+    Path base = Files.createTempDirectory(Paths.get(System.getProperty("java.io.tmpdir")), "blake3-fast-nobody-");
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        deleteTree(base);
+      } catch (IOException ignored) {
+        // a leftover in java.io.tmpdir, not a test failure
+      }
+    }));
+    Path jarCopy = base.resolve(jar.getFileName());
+    Path classesCopy = base.resolve("test-classes");
+    copyReadable(jar, jarCopy);
+    copyReadable(TEST_CLASSES, classesCopy);
+    Path work = base.resolve(label);
+    Files.createDirectories(work);
+    Jvm j = new Jvm(work, jarCopy);
+    j.classPath = jarCopy + ":" + classesCopy;
+    for (Path d : List.of(base, work, j.tmp(), j.home())) {
+      Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+    Path probeCopy = classesCopy.resolve(TEST_CLASSES.relativize(probe));
+    assumeTrue(nobodyCanRead(probeCopy), "SKIPPED: uid 65534 cannot read " + probeCopy
+        + " either (the checkout's " + probe + " is out of its reach too)");
+    // The child extracts the library under work/home: that needs a mount that allows exec.
+    Path exe = base.resolve("exec-probe");
+    Files.writeString(exe, "#!/bin/sh\nexit 0\n");
+    Files.setPosixFilePermissions(exe, PosixFilePermissions.fromString("rwxr-xr-x"));
+    boolean runs;
+    try {
+      runs = run(List.of(exe.toString()), Map.of(), base, Duration.ofSeconds(10)).exit == 0;
+    } catch (IOException e) { // noexec: permission denied
+      runs = false;
+    }
+    assumeTrue(runs, "SKIPPED: " + base + " is on a noexec mount, and uid 65534 cannot reach the checkout's " + probe
+        + ": nowhere to run this test");
+    return j;
+  }
+
+  /** Copies a file or a tree, world-readable (directories rwxr-xr-x, files rw-r--r--). */
+  private static void copyReadable(Path from, Path to) throws IOException {
+    try (Stream<Path> s = Files.walk(from)) {
+      for (Path f : s.collect(Collectors.toList())) {
+        Path t = to.resolve(from.relativize(f).toString());
+        if (Files.isDirectory(f)) {
+          Files.createDirectories(t);
+          Files.setPosixFilePermissions(t, PosixFilePermissions.fromString("rwxr-xr-x"));
+        } else {
+          Files.copy(f, t);
+          Files.setPosixFilePermissions(t, PosixFilePermissions.fromString("rw-r--r--"));
+        }
+      }
+    }
   }
 
   /** The command prefix that runs the rest in a private mount namespace after {@code script}. */

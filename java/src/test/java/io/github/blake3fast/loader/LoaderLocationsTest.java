@@ -177,8 +177,8 @@ class LoaderLocationsTest {
   void notWritableForThisUser() throws IOException {
     byte[] lib = Fixture.library();
     Fixture.assumeCanBecomeNobody();
-    Jvm j = new Jvm(Fixture.newDir("nobody"), Fixture.jar());
-    j.prefix.addAll(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"));
+    Jvm j = Fixture.jvmForNobody("nobody");
+    j.prefix.addAll(Fixture.asNobody());
     // tmp and home belong to root (rwxr-xr-x): uid 65534 can read but not write them.
     LoaderSwitchesTest.expectRefused(j, "not writable " + j.tmpCache(65534) + "; not writable " + j.homeCache());
     Files.createDirectories(j.homeCache().getParent());

@@ -69,7 +69,8 @@ class LoaderMuslTest {
   @Test
   void theBuildCheckFailsOnANewerGlibcSymbol() throws IOException {
     String cc = cCompiler();
-    assumeTrue(cc != null && onPath("readelf") != null, "SKIPPED: needs a C compiler and readelf");
+    assumeTrue(cc != null, "SKIPPED: needs a working C compiler: " + compilerProblem);
+    assumeTrue(onPath("readelf") != null, "SKIPPED: readelf (binutils) is not installed");
     assumeTrue(System.getProperty("os.arch").equals("amd64"), "SKIPPED: the GLIBC_2.17 floor is checked on x86_64 here");
     // getrandom appeared in glibc 2.25; everything else about this library is as it should be.
     Result r = checkFakeLibrary(cc, "check-newer", "#include <sys/random.h>\n"
@@ -83,7 +84,8 @@ class LoaderMuslTest {
   @Test
   void theBuildCheckFailsOnAFunctionMuslLacks() throws IOException {
     String cc = cCompiler();
-    assumeTrue(cc != null && onPath("readelf") != null, "SKIPPED: needs a C compiler and readelf");
+    assumeTrue(cc != null, "SKIPPED: needs a working C compiler: " + compilerProblem);
+    assumeTrue(onPath("readelf") != null, "SKIPPED: readelf (binutils) is not installed");
     assumeTrue(Files.isRegularFile(Paths.get("/lib/x86_64-linux-musl/libc.so")),
         "SKIPPED: Debian's musl package is not installed (apt-get install musl musl-tools)");
     // _FORTIFY_SOURCE turns snprintf into __snprintf_chk: glibc has it (2.3.4), musl does not.
@@ -112,8 +114,31 @@ class LoaderMuslTest {
     return sh(dir, "bash", REPO.resolve("native/build-host.sh").toString(), "--check", dir.toString());
   }
 
-  private static String cCompiler() {
-    return onPath("cc") != null ? onPath("cc") : onPath("gcc");
+  private static String compiler;
+  private static String compilerProblem;
+
+  /**
+   * cc (else gcc) when it links a shared object, else null with the reason in compilerProblem:
+   * gcc without libc6-dev is a compiler that cannot, and the build then goes on without the
+   * native library, as these tests must.
+   */
+  private static synchronized String cCompiler() throws IOException {
+    if (compiler == null && compilerProblem == null) {
+      String cc = onPath("cc") != null ? onPath("cc") : onPath("gcc");
+      if (cc == null) {
+        compilerProblem = "no cc or gcc on the PATH";
+      } else {
+        Path dir = Fixture.newDir("cc-probe");
+        Files.writeString(dir.resolve("probe.c"), "int probe(int x) { return x + 1; }\n");
+        Result r = sh(dir, cc, "-shared", "-fPIC", "-o", "probe.so", "probe.c");
+        if (r.exit == 0) {
+          compiler = cc;
+        } else {
+          compilerProblem = cc + " cannot link a shared object: " + r.err.trim();
+        }
+      }
+    }
+    return compiler;
   }
 
   /** Builds fake_jvm.c with compiler in a new directory, runs it on the host library there. */
@@ -173,7 +198,7 @@ class LoaderMuslTest {
   void loadsAndHashesUnderGlibcsDynamicLoader() throws IOException {
     Fixture.library();
     String cc = cCompiler();
-    assumeTrue(cc != null, "SKIPPED: no C compiler");
+    assumeTrue(cc != null, "SKIPPED: needs a working C compiler: " + compilerProblem);
     fakeJvm(cc, "glibc", "io.github.blake3fast.NativeBlake3");
   }
 }
