@@ -277,14 +277,7 @@ final class Fixture {
     if (nobodyCanRead(jar) && nobodyCanRead(probe)) {
       return new Jvm(newDir(label), jar);
     }
-    Path base = Files.createTempDirectory(Paths.get(System.getProperty("java.io.tmpdir")), "blake3-fast-nobody-");
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      try {
-        deleteTree(base);
-      } catch (IOException ignored) {
-        // a leftover in java.io.tmpdir, not a test failure
-      }
-    }));
+    Path base = reachableTempDir("blake3-fast-nobody-");
     Path jarCopy = base.resolve(jar.getFileName());
     Path classesCopy = base.resolve("test-classes");
     copyReadable(jar, jarCopy);
@@ -312,6 +305,48 @@ final class Fixture {
     assumeTrue(runs, "SKIPPED: " + base + " is on a noexec mount, and uid 65534 cannot reach the checkout's " + probe
         + ": nowhere to run this test");
     return j;
+  }
+
+  /**
+   * A work directory uid 65534 can enter: {@code newDir(label)} when it can, else a new
+   * rwxr-xr-x directory under java.io.tmpdir (removed when this JVM exits), for a checkout under
+   * a home only its owner may enter. Skips, saying why, when even that is out of reach or on a
+   * noexec mount (the tests using it run programs there).
+   */
+  static Path dirForNobody(String label) throws IOException {
+    Path dir = newDir(label);
+    if (nobodyCanRead(dir)) {
+      return dir;
+    }
+    Path base = reachableTempDir("blake3-fast-" + label + "-");
+    Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
+    assumeTrue(nobodyCanRead(base), "SKIPPED: uid 65534 can reach neither " + dir + " nor " + base);
+    Path exe = base.resolve("exec-probe");
+    Files.writeString(exe, "#!/bin/sh\nexit 0\n");
+    Files.setPosixFilePermissions(exe, PosixFilePermissions.fromString("rwxr-xr-x"));
+    boolean runs;
+    try {
+      runs = run(List.of(exe.toString()), Map.of(), base, Duration.ofSeconds(10)).exit == 0;
+    } catch (IOException e) { // noexec: permission denied
+      runs = false;
+    }
+    Files.delete(exe);
+    assumeTrue(runs, "SKIPPED: " + base + " is on a noexec mount, and uid 65534 cannot reach " + dir
+        + ": nowhere to run this test");
+    return base;
+  }
+
+  /** A new directory under java.io.tmpdir, removed with its contents when this JVM exits. */
+  private static Path reachableTempDir(String prefix) throws IOException {
+    Path base = Files.createTempDirectory(Paths.get(System.getProperty("java.io.tmpdir")), prefix);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        deleteTree(base);
+      } catch (IOException ignored) {
+        // a leftover in java.io.tmpdir, not a test failure
+      }
+    }));
+    return base;
   }
 
   /** Copies a file or a tree, world-readable (directories rwxr-xr-x, files rw-r--r--). */

@@ -33,8 +33,10 @@ class LoaderRaceTest {
   @Test
   void anotherUserSwappingTheDirectoryNeverGetsItsLibraryLoaded() throws Exception {
     byte[] lib = Fixture.library();
-    Path work = Fixture.newDir("race"); // also the run directory the privilege probe starts in
+    Fixture.newDir("race"); // also the run directory the privilege probe starts in
     Fixture.assumeCanBecomeNobody();
+    // The racer, as uid 65534, runs its program and swaps directories in here.
+    Path work = Fixture.dirForNobody("race");
     String cc = cCompiler();
     assumeTrue(cc != null, "SKIPPED: the race test builds its planted library and racer with cc or gcc; neither is on PATH");
 
