@@ -75,7 +75,7 @@ build_freestanding() {
   fi
   libgcc=$(ls "$B3_LOONG_SYSROOT"/usr/lib/gcc-cross/loongarch64-linux-gnu/*/libgcc.a 2>/dev/null | head -1)
   "${cc[@]}" -mno-lsx -mno-lasx "${defs[@]}" -static -nostdlib -fuse-ld=lld -Wl,--build-id=none \
-    "$fs/fs_harness.c" "$src"/blake3_{constants,portable,dispatch,tree}.c "${objs[@]}" $libgcc \
+    "$fs/fs_harness.c" "$src"/blake3_{portable,dispatch,tree}.c "${objs[@]}" $libgcc \
     -o "$out/fs_harness"
   check_elf "$out/fs_harness" >/dev/null
 }

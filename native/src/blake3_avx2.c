@@ -1,9 +1,9 @@
 /*
  * blake3-fast: AVX2 kernels (compiled with -mavx2).
  *
- *   compress_in_place / compress_xof  one block, row-wise in xmm registers, as in the SSE4.1
- *                                     file (a copy: this file is built with other flags)
- *   hash_many                         eight inputs at a time, one per 32-bit lane of a ymm
+ *   hash_many  eight inputs at a time, one per 32-bit lane of a ymm; one or two left over go
+ *              row-wise through the SSE4.1 compression, which is also AVX2's single-block
+ *              compression (BLAKE3_ISAS)
  *
  * Rotations by 16 and 8 are one vpshufb each; by 12 and 7, two shifts and an OR.
  */
@@ -13,117 +13,7 @@
 
 #define INLINE static inline __attribute__((always_inline))
 
-static const uint32_t IV32[8] = {0x6A09E667u, 0xBB67AE85u, 0x3C6EF372u, 0xA54FF53Au,
-                                 0x510E527Fu, 0x9B05688Cu, 0x1F83D9ABu, 0x5BE0CD19u};
-
-/* Message word used at position i of round r. */
-static const uint8_t SCHEDULE[7][16] = {
-    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
-    {2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8},
-    {3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1},
-    {10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6},
-    {12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4},
-    {9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7},
-    {11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13},
-};
-
-/* ---- vector helpers ------------------------------------------------------------------- */
-
 INLINE __m128i ld(const void *p) { return _mm_loadu_si128((const __m128i *)p); }
-INLINE void st(void *p, __m128i v) { _mm_storeu_si128((__m128i *)p, v); }
-INLINE __m128i add(__m128i a, __m128i b) { return _mm_add_epi32(a, b); }
-INLINE __m128i xor(__m128i a, __m128i b) { return _mm_xor_si128(a, b); }
-
-INLINE __m128i rot16(__m128i x) {
-  return _mm_shuffle_epi8(x, _mm_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13));
-}
-INLINE __m128i rot12(__m128i x) { return _mm_or_si128(_mm_srli_epi32(x, 12), _mm_slli_epi32(x, 20)); }
-INLINE __m128i rot8(__m128i x) {
-  return _mm_shuffle_epi8(x, _mm_setr_epi8(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12));
-}
-INLINE __m128i rot7(__m128i x) { return _mm_or_si128(_mm_srli_epi32(x, 7), _mm_slli_epi32(x, 25)); }
-
-/* Lane k of the result is lane ik of the source (pshufd), or for SHUFPS lanes 0-1 come
- * from a and lanes 2-3 from b. */
-#define PSHUFD(x, i0, i1, i2, i3) _mm_shuffle_epi32((x), _MM_SHUFFLE(i3, i2, i1, i0))
-#define SHUFPS(a, b, i0, i1, i2, i3)                                                         \
-  _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b),                 \
-                                  _MM_SHUFFLE(i3, i2, i1, i0)))
-
-/* ---- row-wise compression ------------------------------------------------------------- */
-
-/* Rows r0..r3 hold state words 0-3, 4-7, 8-11, 12-15. The column step uses the message words
- * a = (w0 w2 w4 w6), b = (w1 w3 w5 w7). For the diagonal step rows 0, 2 and 3 are rotated
- * (row 1 stays, it is the last one a G finishes), so lane j holds diagonal j-1; the diagonal
- * words are therefore kept rotated too: c = (w14 w8 w10 w12), d = (w15 w9 w11 w13). */
-INLINE void g_rows(__m128i *a, __m128i *b, __m128i *c, __m128i *d, __m128i mx, __m128i my) {
-  *a = add(add(*a, mx), *b);
-  *d = rot16(xor(*d, *a));
-  *c = add(*c, *d);
-  *b = rot12(xor(*b, *c));
-  *a = add(add(*a, my), *b);
-  *d = rot8(xor(*d, *a));
-  *c = add(*c, *d);
-  *b = rot7(xor(*b, *c));
-}
-
-INLINE void round_rows(__m128i r[4], __m128i a, __m128i b, __m128i c, __m128i d) {
-  g_rows(&r[0], &r[1], &r[2], &r[3], a, b);
-  r[0] = PSHUFD(r[0], 3, 0, 1, 2);
-  r[2] = PSHUFD(r[2], 1, 2, 3, 0);
-  r[3] = PSHUFD(r[3], 2, 3, 0, 1);
-  g_rows(&r[0], &r[1], &r[2], &r[3], c, d);
-  r[0] = PSHUFD(r[0], 1, 2, 3, 0);
-  r[2] = PSHUFD(r[2], 3, 0, 1, 2);
-  r[3] = PSHUFD(r[3], 2, 3, 0, 1);
-}
-
-/* Next round's (a, b, c, d) from this round's, by the BLAKE3 message permutation. */
-INLINE void permute_msg(__m128i *pa, __m128i *pb, __m128i *pc, __m128i *pd) {
-  __m128i a = *pa, b = *pb, c = *pc, d = *pd;
-  *pa = PSHUFD(SHUFPS(a, b, 1, 2, 1, 3), 0, 2, 3, 1);                          /* w2 w3 w7 w4 */
-  *pb = SHUFPS(SHUFPS(a, c, 3, 3, 2, 2), SHUFPS(a, d, 0, 0, 3, 3), 0, 2, 0, 2); /* w6 w10 w0 w13 */
-  *pc = SHUFPS(SHUFPS(d, b, 0, 0, 0, 0), SHUFPS(c, d, 3, 3, 1, 1), 0, 2, 0, 2); /* w15 w1 w12 w9 */
-  *pd = SHUFPS(SHUFPS(c, d, 1, 1, 2, 2), SHUFPS(b, c, 2, 2, 0, 0), 0, 2, 0, 2); /* w8 w11 w5 w14 */
-}
-
-INLINE void compress_rows(__m128i r[4], const uint32_t cv[8], const uint8_t block[64],
-                          uint8_t block_len, uint64_t counter, uint8_t flags) {
-  r[0] = ld(cv);
-  r[1] = ld(cv + 4);
-  r[2] = ld(IV32);
-  r[3] = _mm_set_epi32((int)flags, (int)block_len, (int)blake3_counter_high(counter),
-                       (int)blake3_counter_low(counter));
-  __m128i w0 = ld(block), w1 = ld(block + 16), w2 = ld(block + 32), w3 = ld(block + 48);
-  __m128i a = SHUFPS(w0, w1, 0, 2, 0, 2);
-  __m128i b = SHUFPS(w0, w1, 1, 3, 1, 3);
-  __m128i c = PSHUFD(SHUFPS(w2, w3, 0, 2, 0, 2), 3, 0, 1, 2);
-  __m128i d = PSHUFD(SHUFPS(w2, w3, 1, 3, 1, 3), 3, 0, 1, 2);
-  for (int i = 0; i < 6; i++) {
-    round_rows(r, a, b, c, d);
-    permute_msg(&a, &b, &c, &d);
-  }
-  round_rows(r, a, b, c, d);
-}
-
-void blake3_compress_in_place_avx2(uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
-                                   uint8_t block_len, uint64_t counter, uint8_t flags) {
-  __m128i r[4];
-  compress_rows(r, cv, block, block_len, counter, flags);
-  st(cv, xor(r[0], r[2]));
-  st(cv + 4, xor(r[1], r[3]));
-}
-
-void blake3_compress_xof_avx2(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
-                              uint8_t block_len, uint64_t counter, uint8_t flags,
-                              uint8_t out[64]) {
-  __m128i r[4];
-  compress_rows(r, cv, block, block_len, counter, flags);
-  st(out, xor(r[0], r[2]));
-  st(out + 16, xor(r[1], r[3]));
-  st(out + 32, xor(r[2], ld(cv)));
-  st(out + 48, xor(r[3], ld(cv + 4)));
-}
 
 /* ---- eight inputs across the lanes ---------------------------------------------------- */
 
@@ -184,7 +74,7 @@ INLINE __m256i ld_halves(const uint8_t *lo, const uint8_t *hi) {
 
 #define ROUND(r)                                                                             \
   do {                                                                                       \
-    const uint8_t *s = SCHEDULE[r];                                                          \
+    const uint8_t *s = blake3_msg_schedule[r];                                                          \
     G(0, 4, 8, 12, s[0], s[1]);                                                              \
     G(1, 5, 9, 13, s[2], s[3]);                                                              \
     G(2, 6, 10, 14, s[4], s[5]);                                                             \
@@ -218,7 +108,7 @@ static void hash8(const uint8_t *const in[8], size_t blocks, const uint32_t key[
     if (blk + 1 == blocks) f |= flags_end;
     __m256i v[16] = {h[0],          h[1],          h[2],          h[3],
                      h[4],          h[5],          h[6],          h[7],
-                     set1_8(IV32[0]), set1_8(IV32[1]), set1_8(IV32[2]), set1_8(IV32[3]),
+                     set1_8(blake3_iv[0]), set1_8(blake3_iv[1]), set1_8(blake3_iv[2]), set1_8(blake3_iv[3]),
                      lo,            hi,            set1_8(BLAKE3_BLOCK_LEN), set1_8(f)};
     ROUND(0);
     ROUND(1);
@@ -239,19 +129,6 @@ static void hash8(const uint8_t *const in[8], size_t blocks, const uint32_t key[
   }
 }
 
-static void hash_one(const uint8_t *in, size_t blocks, const uint32_t key[8], uint64_t counter,
-                     uint8_t flags, uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
-  uint32_t cv[8];
-  memcpy(cv, key, sizeof cv);
-  uint8_t f = (uint8_t)(flags | flags_start);
-  for (size_t blk = 0; blk < blocks; blk++) {
-    if (blk + 1 == blocks) f |= flags_end;
-    blake3_compress_in_place_avx2(cv, in + blk * BLAKE3_BLOCK_LEN, BLAKE3_BLOCK_LEN, counter, f);
-    f = flags;
-  }
-  for (int i = 0; i < 8; i++) blake3_store32(out + 4 * i, cv[i]);
-}
-
 void blake3_hash_many_avx2(const uint8_t *const *inputs, size_t num_inputs, size_t blocks,
                            const uint32_t key[8], uint64_t counter, int increment_counter,
                            uint8_t flags, uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
@@ -262,8 +139,9 @@ void blake3_hash_many_avx2(const uint8_t *const *inputs, size_t num_inputs, size
     if (rest < 3) {
       /* One or two left: single row-wise compressions beat a padded group (measured). */
       for (size_t k = i; k < num_inputs; k++)
-        hash_one(inputs[k], blocks, key, counter + (increment_counter ? k : 0), flags,
-                 flags_start, flags_end, out + 32 * k);
+        blake3_hash_one(blake3_compress_in_place_sse41, inputs[k], blocks, key,
+                        counter + (increment_counter ? k : 0), flags, flags_start, flags_end,
+                        out + 32 * k);
       return;
     }
     /* Three to seven left: one padded group (the spare lanes repeat the last input) costs

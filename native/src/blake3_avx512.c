@@ -16,20 +16,6 @@
 
 #define INLINE static inline __attribute__((always_inline))
 
-static const uint32_t IV32[8] = {0x6A09E667u, 0xBB67AE85u, 0x3C6EF372u, 0xA54FF53Au,
-                                 0x510E527Fu, 0x9B05688Cu, 0x1F83D9ABu, 0x5BE0CD19u};
-
-/* Message word used at position i of round r. */
-static const uint8_t SCHEDULE[7][16] = {
-    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
-    {2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8},
-    {3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1},
-    {10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6},
-    {12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4},
-    {9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7},
-    {11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13},
-};
-
 /* ---- vector helpers: x_ for xmm, y_ for ymm, z_ for zmm -------------------------------- */
 
 INLINE __m128i x_ld(const void *p) { return _mm_loadu_si128((const __m128i *)p); }
@@ -111,20 +97,20 @@ INLINE void compress_rows(__m128i r[4], const uint32_t cv[8], const uint8_t bloc
                           uint8_t block_len, uint64_t counter, uint8_t flags) {
   r[0] = x_ld(cv);
   r[1] = x_ld(cv + 4);
-  r[2] = x_ld(IV32);
+  r[2] = x_ld(blake3_iv);
   r[3] = _mm_setr_epi32((int)blake3_counter_low(counter), (int)blake3_counter_high(counter),
                         (int)block_len, (int)flags);
   /* 16-byte loads: a caller that has just written the block in 16-byte (or smaller) pieces
    * would stall a 32-byte load until those stores drain. */
   const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(x_ld(block)), x_ld(block + 16), 1);
   const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(x_ld(block + 32)), x_ld(block + 48), 1);
-  round_rows(r, lo, hi, SCHEDULE[0]);
-  round_rows(r, lo, hi, SCHEDULE[1]);
-  round_rows(r, lo, hi, SCHEDULE[2]);
-  round_rows(r, lo, hi, SCHEDULE[3]);
-  round_rows(r, lo, hi, SCHEDULE[4]);
-  round_rows(r, lo, hi, SCHEDULE[5]);
-  round_rows(r, lo, hi, SCHEDULE[6]);
+  round_rows(r, lo, hi, blake3_msg_schedule[0]);
+  round_rows(r, lo, hi, blake3_msg_schedule[1]);
+  round_rows(r, lo, hi, blake3_msg_schedule[2]);
+  round_rows(r, lo, hi, blake3_msg_schedule[3]);
+  round_rows(r, lo, hi, blake3_msg_schedule[4]);
+  round_rows(r, lo, hi, blake3_msg_schedule[5]);
+  round_rows(r, lo, hi, blake3_msg_schedule[6]);
 }
 
 void blake3_compress_in_place_avx512(uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
@@ -189,7 +175,7 @@ void blake3_compress_xof_avx512(const uint32_t cv[8], const uint8_t block[BLAKE3
 
 #define ROUND(T, r)                                                                          \
   do {                                                                                       \
-    const uint8_t *s = SCHEDULE[r];                                                          \
+    const uint8_t *s = blake3_msg_schedule[r];                                                          \
     G4(T, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, s[0], s[2], s[4], s[6], s[1], \
        s[3], s[5], s[7]);                                                                    \
     G4(T, 0, 1, 2, 3, 5, 6, 7, 4, 10, 11, 8, 9, 15, 12, 13, 14, s[8], s[10], s[12], s[14],   \
@@ -263,7 +249,7 @@ INLINE void hash16_words(const uint8_t *const in[16], size_t blocks, const uint3
     if (blk + 1 == blocks) f |= flags_end;
     __m512i v[16] = {h[0],          h[1],          h[2],          h[3],
                      h[4],          h[5],          h[6],          h[7],
-                     z_set1(IV32[0]), z_set1(IV32[1]), z_set1(IV32[2]), z_set1(IV32[3]),
+                     z_set1(blake3_iv[0]), z_set1(blake3_iv[1]), z_set1(blake3_iv[2]), z_set1(blake3_iv[3]),
                      lo,            hi,            z_set1(BLAKE3_BLOCK_LEN), z_set1(f)};
     SEVEN_ROUNDS(z_);
     for (int i = 0; i < 8; i++) h[i] = z_xor(v[i], v[i + 8]);
@@ -331,7 +317,7 @@ static void hash8(const uint8_t *const in[8], size_t blocks, const uint32_t key[
     if (blk + 1 == blocks) f |= flags_end;
     __m256i v[16] = {h[0],          h[1],          h[2],          h[3],
                      h[4],          h[5],          h[6],          h[7],
-                     y_set1(IV32[0]), y_set1(IV32[1]), y_set1(IV32[2]), y_set1(IV32[3]),
+                     y_set1(blake3_iv[0]), y_set1(blake3_iv[1]), y_set1(blake3_iv[2]), y_set1(blake3_iv[3]),
                      lo,            hi,            y_set1(BLAKE3_BLOCK_LEN), y_set1(f)};
     SEVEN_ROUNDS(y_);
     for (int i = 0; i < 8; i++) h[i] = y_xor(v[i], v[i + 8]);
@@ -346,20 +332,6 @@ static void hash8(const uint8_t *const in[8], size_t blocks, const uint32_t key[
 
 /* ---- hash_many ------------------------------------------------------------------------ */
 
-static void hash_one(const uint8_t *in, size_t blocks, const uint32_t key[8], uint64_t counter,
-                     uint8_t flags, uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
-  uint32_t cv[8];
-  memcpy(cv, key, sizeof cv);
-  uint8_t f = (uint8_t)(flags | flags_start);
-  for (size_t blk = 0; blk < blocks; blk++) {
-    if (blk + 1 == blocks) f |= flags_end;
-    blake3_compress_in_place_avx512(cv, in + blk * BLAKE3_BLOCK_LEN, BLAKE3_BLOCK_LEN, counter,
-                                    f);
-    f = flags;
-  }
-  for (int i = 0; i < 8; i++) blake3_store32(out + 4 * i, cv[i]);
-}
-
 void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, size_t blocks,
                              const uint32_t key[8], uint64_t counter, int increment_counter,
                              uint8_t flags, uint8_t flags_start, uint8_t flags_end,
@@ -371,8 +343,9 @@ void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, si
   while (i < num_inputs) {
     const size_t rest = num_inputs - i;
     if (rest == 1) {
-      hash_one(inputs[i], blocks, key, counter + (increment_counter ? i : 0), flags,
-               flags_start, flags_end, out + 32 * i);
+      blake3_hash_one(blake3_compress_in_place_avx512, inputs[i], blocks, key,
+                      counter + (increment_counter ? i : 0), flags, flags_start, flags_end,
+                      out + 32 * i);
       return;
     }
     /* Groups of 16 in zmm, 9..15 left as one padded zmm group, 2..8 as one (padded) ymm
@@ -414,7 +387,7 @@ void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, si
   INLINE void NAME(const VEC m[16], const uint32_t key[8], uint8_t flags, VEC h[8]) {        \
     VEC v[16] = {T##set1(key[0]),  T##set1(key[1]),  T##set1(key[2]),  T##set1(key[3]),      \
                  T##set1(key[4]),  T##set1(key[5]),  T##set1(key[6]),  T##set1(key[7]),      \
-                 T##set1(IV32[0]), T##set1(IV32[1]), T##set1(IV32[2]), T##set1(IV32[3]),     \
+                 T##set1(blake3_iv[0]), T##set1(blake3_iv[1]), T##set1(blake3_iv[2]), T##set1(blake3_iv[3]),     \
                  T##set1(0),       T##set1(0),       T##set1(BLAKE3_BLOCK_LEN),              \
                  T##set1((uint32_t)(flags | PARENT))};                                       \
     SEVEN_ROUNDS(T);                                                                         \
@@ -448,15 +421,15 @@ INLINE __m256i parent_rows(__m256i lo, __m256i hi, const uint32_t key[8], uint8_
   __m128i r[4];
   r[0] = x_ld(key);
   r[1] = x_ld(key + 4);
-  r[2] = x_ld(IV32);
+  r[2] = x_ld(blake3_iv);
   r[3] = _mm_setr_epi32(0, 0, BLAKE3_BLOCK_LEN, flags | PARENT);
-  round_rows(r, lo, hi, SCHEDULE[0]);
-  round_rows(r, lo, hi, SCHEDULE[1]);
-  round_rows(r, lo, hi, SCHEDULE[2]);
-  round_rows(r, lo, hi, SCHEDULE[3]);
-  round_rows(r, lo, hi, SCHEDULE[4]);
-  round_rows(r, lo, hi, SCHEDULE[5]);
-  round_rows(r, lo, hi, SCHEDULE[6]);
+  round_rows(r, lo, hi, blake3_msg_schedule[0]);
+  round_rows(r, lo, hi, blake3_msg_schedule[1]);
+  round_rows(r, lo, hi, blake3_msg_schedule[2]);
+  round_rows(r, lo, hi, blake3_msg_schedule[3]);
+  round_rows(r, lo, hi, blake3_msg_schedule[4]);
+  round_rows(r, lo, hi, blake3_msg_schedule[5]);
+  round_rows(r, lo, hi, blake3_msg_schedule[6]);
   return _mm256_inserti128_si256(_mm256_castsi128_si256(x_xor(r[0], r[2])), x_xor(r[1], r[3]),
                                  1);
 }
@@ -558,7 +531,7 @@ static void xof16(const uint32_t cv[8], const uint8_t block[64], uint8_t block_l
   __m512i m[16], v[16];
   for (int i = 0; i < 16; i++) m[i] = z_set1(blake3_load32(block + 4 * i));
   for (int i = 0; i < 8; i++) v[i] = z_set1(cv[i]);
-  for (int i = 0; i < 4; i++) v[8 + i] = z_set1(IV32[i]);
+  for (int i = 0; i < 4; i++) v[8 + i] = z_set1(blake3_iv[i]);
   const __m512i base = z_set1(blake3_counter_low(counter));
   const __m512i lo = z_add(base, _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
                                                    13, 14, 15));

@@ -93,18 +93,8 @@ void blake3_hash_many_portable(const uint8_t *const *inputs, size_t num_inputs, 
                                const uint32_t key[8], uint64_t counter, int increment_counter,
                                uint8_t flags, uint8_t flags_start, uint8_t flags_end,
                                uint8_t *out) {
-  for (size_t i = 0; i < num_inputs; i++) {
-    const uint8_t *in = inputs[i];
-    uint32_t cv[8];
-    for (int w = 0; w < 8; w++) cv[w] = key[w];
-    uint8_t block_flags = (uint8_t)(flags | flags_start);
-    for (size_t b = 0; b < blocks; b++) {
-      if (b + 1 == blocks) block_flags = (uint8_t)(block_flags | flags_end);
-      blake3_compress_in_place_portable(cv, in + b * BLAKE3_BLOCK_LEN, BLAKE3_BLOCK_LEN, counter,
-                                        block_flags);
-      block_flags = flags;
-    }
-    for (int w = 0; w < 8; w++) blake3_store32(out + 32 * i + 4 * w, cv[w]);
-    if (increment_counter) counter++;
-  }
+  for (size_t i = 0; i < num_inputs; i++)
+    blake3_hash_one(blake3_compress_in_place_portable, inputs[i], blocks, key,
+                    counter + (increment_counter ? i : 0), flags, flags_start, flags_end,
+                    out + 32 * i);
 }

@@ -32,13 +32,6 @@
  * dispatcher never hands out more than BLAKE3_MAX_DEGREE inputs per call anyway. */
 #define RVV_MAX_LANES 64
 
-#define IV0 0x6A09E667u
-#define IV1 0xBB67AE85u
-#define IV2 0x3C6EF372u
-#define IV3 0xA54FF53Au
-
-static const uint32_t rvv_iv4[4] = {IV0, IV1, IV2, IV3};
-
 size_t blake3_rvv_degree(void) {
   size_t vlmax = __riscv_vsetvlmax_e32m1();
   return vlmax < RVV_MAX_LANES ? vlmax : RVV_MAX_LANES;
@@ -98,7 +91,7 @@ compress_rows(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN], uint8
                             flags};
   vuint32m1_t r0 = __riscv_vle32_v_u32m1(cv, vl);
   vuint32m1_t r1 = __riscv_vle32_v_u32m1(cv + 4, vl);
-  vuint32m1_t r2 = __riscv_vle32_v_u32m1(rvv_iv4, vl);
+  vuint32m1_t r2 = __riscv_vle32_v_u32m1(blake3_iv, vl);
   vuint32m1_t r3 = __riscv_vle32_v_u32m1(row3, vl);
   const vuint32m1_t rot1 = __riscv_vle32_v_u32m1(rvv_lrot[0], vl);
   const vuint32m1_t rot2 = __riscv_vle32_v_u32m1(rvv_lrot[1], vl);
@@ -212,8 +205,8 @@ static void hash_lanes(const uint8_t *const *inputs, size_t vl, size_t blocks,
     if (b + 1 == blocks) f |= flags_end;
 
     vuint32m1_t v0 = h0, v1 = h1, v2 = h2, v3 = h3, v4 = h4, v5 = h5, v6 = h6, v7 = h7;
-    vuint32m1_t v8 = __riscv_vmv_v_x_u32m1(IV0, vl), v9 = __riscv_vmv_v_x_u32m1(IV1, vl),
-                v10 = __riscv_vmv_v_x_u32m1(IV2, vl), v11 = __riscv_vmv_v_x_u32m1(IV3, vl);
+    vuint32m1_t v8 = __riscv_vmv_v_x_u32m1(blake3_iv[0], vl), v9 = __riscv_vmv_v_x_u32m1(blake3_iv[1], vl),
+                v10 = __riscv_vmv_v_x_u32m1(blake3_iv[2], vl), v11 = __riscv_vmv_v_x_u32m1(blake3_iv[3], vl);
     vuint32m1_t v12 = ctr_lo, v13 = ctr_hi, v14 = __riscv_vmv_v_x_u32m1(BLAKE3_BLOCK_LEN, vl),
                 v15 = __riscv_vmv_v_x_u32m1(f, vl);
 
@@ -266,16 +259,7 @@ void blake3_hash_many_rvv(const uint8_t *const *inputs, size_t num_inputs, size_
     num_inputs -= vl;
     out += vl * BLAKE3_OUT_LEN;
   }
-  if (num_inputs == 1) {
-    uint32_t cv[8];
-    memcpy(cv, key, sizeof cv);
-    for (size_t b = 0; b < blocks; b++) {
-      uint8_t f = flags;
-      if (b == 0) f |= flags_start;
-      if (b + 1 == blocks) f |= flags_end;
-      blake3_compress_in_place_rvv(cv, inputs[0] + b * BLAKE3_BLOCK_LEN, BLAKE3_BLOCK_LEN,
-                                   counter, f);
-    }
-    memcpy(out, cv, sizeof cv); /* RISC-V is little-endian */
-  }
+  if (num_inputs == 1)
+    blake3_hash_one(blake3_compress_in_place_rvv, inputs[0], blocks, key, counter, flags,
+                    flags_start, flags_end, out);
 }
