@@ -17,26 +17,26 @@ INLINE __m128i ld(const void *p) { return _mm_loadu_si128((const __m128i *)p); }
 
 /* ---- eight inputs across the lanes ---------------------------------------------------- */
 
-INLINE __m256i ld8(const void *p) { return _mm256_loadu_si256((const __m256i *)p); }
-INLINE void st8(void *p, __m256i v) { _mm256_storeu_si256((__m256i *)p, v); }
-INLINE __m256i add8(__m256i a, __m256i b) { return _mm256_add_epi32(a, b); }
-INLINE __m256i xor8(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
-INLINE __m256i set1_8(uint32_t x) { return _mm256_set1_epi32((int)x); }
+INLINE __m256i y_ld(const void *p) { return _mm256_loadu_si256((const __m256i *)p); }
+INLINE void y_st(void *p, __m256i v) { _mm256_storeu_si256((__m256i *)p, v); }
+INLINE __m256i y_add(__m256i a, __m256i b) { return _mm256_add_epi32(a, b); }
+INLINE __m256i y_xor(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
+INLINE __m256i y_set1(uint32_t x) { return _mm256_set1_epi32((int)x); }
 
-INLINE __m256i rot16_8(__m256i x) {
+INLINE __m256i y_rot16(__m256i x) {
   return _mm256_shuffle_epi8(x, _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15,
                                                  12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9,
                                                  14, 15, 12, 13));
 }
-INLINE __m256i rot12_8(__m256i x) {
+INLINE __m256i y_rot12(__m256i x) {
   return _mm256_or_si256(_mm256_srli_epi32(x, 12), _mm256_slli_epi32(x, 20));
 }
-INLINE __m256i rot8_8(__m256i x) {
+INLINE __m256i y_rot8(__m256i x) {
   return _mm256_shuffle_epi8(x, _mm256_setr_epi8(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14,
                                                  15, 12, 1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8,
                                                  13, 14, 15, 12));
 }
-INLINE __m256i rot7_8(__m256i x) {
+INLINE __m256i y_rot7(__m256i x) {
   return _mm256_or_si256(_mm256_srli_epi32(x, 7), _mm256_slli_epi32(x, 25));
 }
 
@@ -56,42 +56,13 @@ INLINE __m256i ld_halves(const uint8_t *lo, const uint8_t *hi) {
   return _mm256_inserti128_si256(_mm256_castsi128_si256(ld(lo)), ld(hi), 1);
 }
 
-/* One G function on the state vectors v[] with message vectors m[]. The rounds run the
- * eight G calls one after the other: with 16 registers, interleaving the four
- * independent columns step by step (as the AVX-512 file does) only adds spills; the
- * out-of-order core finds the parallelism by itself (measured: 4-10% faster). */
-#define G(a, b, c, d, x, y)                                                                  \
-  do {                                                                                       \
-    v[a] = add8(add8(v[a], m[x]), v[b]);                                                     \
-    v[d] = rot16_8(xor8(v[d], v[a]));                                                        \
-    v[c] = add8(v[c], v[d]);                                                                 \
-    v[b] = rot12_8(xor8(v[b], v[c]));                                                        \
-    v[a] = add8(add8(v[a], m[y]), v[b]);                                                     \
-    v[d] = rot8_8(xor8(v[d], v[a]));                                                         \
-    v[c] = add8(v[c], v[d]);                                                                 \
-    v[b] = rot7_8(xor8(v[b], v[c]));                                                         \
-  } while (0)
-
-#define ROUND(r)                                                                             \
-  do {                                                                                       \
-    const uint8_t *s = blake3_msg_schedule[r];                                                          \
-    G(0, 4, 8, 12, s[0], s[1]);                                                              \
-    G(1, 5, 9, 13, s[2], s[3]);                                                              \
-    G(2, 6, 10, 14, s[4], s[5]);                                                             \
-    G(3, 7, 11, 15, s[6], s[7]);                                                             \
-    G(0, 5, 10, 15, s[8], s[9]);                                                             \
-    G(1, 6, 11, 12, s[10], s[11]);                                                           \
-    G(2, 7, 8, 13, s[12], s[13]);                                                            \
-    G(3, 4, 9, 14, s[14], s[15]);                                                            \
-  } while (0)
-
 /* Hashes in[0..7] (blocks blocks each) to eight CVs written at out[0..255]. */
 static void hash8(const uint8_t *const in[8], size_t blocks, const uint32_t key[8],
                   const uint32_t ctr_lo[8], const uint32_t ctr_hi[8], uint8_t flags,
                   uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
   __m256i h[8];
-  for (int i = 0; i < 8; i++) h[i] = set1_8(key[i]);
-  const __m256i lo = ld8(ctr_lo), hi = ld8(ctr_hi);
+  for (int i = 0; i < 8; i++) h[i] = y_set1(key[i]);
+  const __m256i lo = y_ld(ctr_lo), hi = y_ld(ctr_hi);
   for (size_t blk = 0; blk < blocks; blk++) {
     const size_t off = blk * BLAKE3_BLOCK_LEN;
     __m256i m[16];
@@ -108,24 +79,18 @@ static void hash8(const uint8_t *const in[8], size_t blocks, const uint32_t key[
     if (blk + 1 == blocks) f |= flags_end;
     __m256i v[16] = {h[0],          h[1],          h[2],          h[3],
                      h[4],          h[5],          h[6],          h[7],
-                     set1_8(blake3_iv[0]), set1_8(blake3_iv[1]), set1_8(blake3_iv[2]), set1_8(blake3_iv[3]),
-                     lo,            hi,            set1_8(BLAKE3_BLOCK_LEN), set1_8(f)};
-    ROUND(0);
-    ROUND(1);
-    ROUND(2);
-    ROUND(3);
-    ROUND(4);
-    ROUND(5);
-    ROUND(6);
-    for (int i = 0; i < 8; i++) h[i] = xor8(v[i], v[i + 8]);
+                     y_set1(blake3_iv[0]), y_set1(blake3_iv[1]), y_set1(blake3_iv[2]), y_set1(blake3_iv[3]),
+                     lo,            hi,            y_set1(BLAKE3_BLOCK_LEN), y_set1(f)};
+    BLAKE3_ROUNDS(y_);
+    for (int i = 0; i < 8; i++) h[i] = y_xor(v[i], v[i + 8]);
   }
   /* h[k] holds word k of inputs 0..7. After the in-half transposes, h[k] is words 0-3 of
    * inputs k and k+4, h[4+k] words 4-7 of the same two inputs. */
   transpose4x2(&h[0], &h[1], &h[2], &h[3]);
   transpose4x2(&h[4], &h[5], &h[6], &h[7]);
   for (int k = 0; k < 4; k++) {
-    st8(out + 32 * k, _mm256_permute2x128_si256(h[k], h[4 + k], 0x20));
-    st8(out + 32 * (k + 4), _mm256_permute2x128_si256(h[k], h[4 + k], 0x31));
+    y_st(out + 32 * k, _mm256_permute2x128_si256(h[k], h[4 + k], 0x20));
+    y_st(out + 32 * (k + 4), _mm256_permute2x128_si256(h[k], h[4 + k], 0x31));
   }
 }
 

@@ -179,6 +179,53 @@ typedef struct {
   blake3_subtree_fn subtree;   /* NULL: the tree reduces hash_many's CVs itself */
 } blake3_kernel;
 
+/* The quarter-round G of the specification on the state v[a], v[b], v[c], v[d] with the
+ * message words m[x] and m[y], in vectors whose operations are named P##add, P##xor and
+ * P##rot16, P##rot12, P##rot8, P##rot7 (rotations right); P may be empty. */
+#define BLAKE3_G(P, a, b, c, d, x, y)                                                           \
+  do {                                                                                          \
+    v[a] = P##add(P##add(v[a], m[x]), v[b]);                                                    \
+    v[d] = P##rot16(P##xor(v[d], v[a]));                                                        \
+    v[c] = P##add(v[c], v[d]);                                                                  \
+    v[b] = P##rot12(P##xor(v[b], v[c]));                                                        \
+    v[a] = P##add(P##add(v[a], m[y]), v[b]);                                                    \
+    v[d] = P##rot8(P##xor(v[d], v[a]));                                                         \
+    v[c] = P##add(v[c], v[d]);                                                                  \
+    v[b] = P##rot7(P##xor(v[b], v[c]));                                                         \
+  } while (0)
+
+/* Round r on v[0..15] with message m[0..15]: G on the four columns, then on the four
+ * diagonals, one after the other (the out-of-order core finds the parallelism between them;
+ * with 16 vector registers, interleaving them by hand only adds spills). */
+#define BLAKE3_ROUND(P, r)                                                                      \
+  do {                                                                                          \
+    const uint8_t *s_ = blake3_msg_schedule[r];                                                 \
+    BLAKE3_G(P, 0, 4, 8, 12, s_[0], s_[1]);                                                     \
+    BLAKE3_G(P, 1, 5, 9, 13, s_[2], s_[3]);                                                     \
+    BLAKE3_G(P, 2, 6, 10, 14, s_[4], s_[5]);                                                    \
+    BLAKE3_G(P, 3, 7, 11, 15, s_[6], s_[7]);                                                    \
+    BLAKE3_G(P, 0, 5, 10, 15, s_[8], s_[9]);                                                    \
+    BLAKE3_G(P, 1, 6, 11, 12, s_[10], s_[11]);                                                  \
+    BLAKE3_G(P, 2, 7, 8, 13, s_[12], s_[13]);                                                   \
+    BLAKE3_G(P, 3, 4, 9, 14, s_[14], s_[15]);                                                   \
+  } while (0)
+
+/* The seven rounds of one compression, written out so that every schedule index is a
+ * constant the compiler folds (a loop it might not unroll would index m[] at run time). */
+#define BLAKE3_ROUNDS(P)                                                                        \
+  do {                                                                                          \
+    BLAKE3_ROUND(P, 0);                                                                         \
+    BLAKE3_ROUND(P, 1);                                                                         \
+    BLAKE3_ROUND(P, 2);                                                                         \
+    BLAKE3_ROUND(P, 3);                                                                         \
+    BLAKE3_ROUND(P, 4);                                                                         \
+    BLAKE3_ROUND(P, 5);                                                                         \
+    BLAKE3_ROUND(P, 6);                                                                         \
+  } while (0)
+
+/* The four byte offsets of word w: for byte-shuffle tables that pick whole words. */
+#define BLAKE3_WORD_BYTES(w) 4 * (w), 4 * (w) + 1, 4 * (w) + 2, 4 * (w) + 3
+
 /* hash_many's work for one input, one compression after another: the portable kernel's whole
  * hash_many, and the SIMD kernels' path for the inputs left over that do not fill their lanes.
  * Always inlined, so that `compress` becomes a direct call (inlined when in the same file). */

@@ -47,11 +47,9 @@ static inline __attribute__((always_inline)) v128 lsx_set4(uint32_t a, uint32_t 
 
 /* Byte indices for PERM(a, b, .): result word i = word wi of a:b (0..3 a, 4..7 b). vshuf.b
  * takes indices 0..15 from its second operand and 16..31 from its first, hence (b, a). */
-#define WSEL(w0, w1, w2, w3)                                                                 \
-  ((v128)(b3_u8x16){4 * (w0), 4 * (w0) + 1, 4 * (w0) + 2, 4 * (w0) + 3, 4 * (w1),          \
-                    4 * (w1) + 1, 4 * (w1) + 2, 4 * (w1) + 3, 4 * (w2), 4 * (w2) + 1,       \
-                    4 * (w2) + 2, 4 * (w2) + 3, 4 * (w3), 4 * (w3) + 1, 4 * (w3) + 2,       \
-                    4 * (w3) + 3})
+#define WSEL(w0, w1, w2, w3)                                                                  \
+  ((v128)(b3_u8x16){BLAKE3_WORD_BYTES(w0), BLAKE3_WORD_BYTES(w1), BLAKE3_WORD_BYTES(w2),       \
+           BLAKE3_WORD_BYTES(w3)})
 #define B3V_PERM(a, b, w0, w1, w2, w3) __lsx_vshuf_b((b), (a), WSEL(w0, w1, w2, w3))
 /* Lane rotation: result lane i = lane (i + k) % 4 (vshuf4i.w immediates for k = 1, 2, 3). */
 #define B3V_LROT1(a) __lsx_vshuf4i_w((a), 0x39)

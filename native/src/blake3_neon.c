@@ -33,9 +33,8 @@
 #endif
 
 /* Byte indices for TBL that pick four little-endian words out of the 64-byte block. */
-#define NEON_WORD_BYTES(w) (4 * (w)), (4 * (w) + 1), (4 * (w) + 2), (4 * (w) + 3)
 #define NEON_PICK(a, b, c, d) \
-  { NEON_WORD_BYTES(a), NEON_WORD_BYTES(b), NEON_WORD_BYTES(c), NEON_WORD_BYTES(d) }
+  { BLAKE3_WORD_BYTES(a), BLAKE3_WORD_BYTES(b), BLAKE3_WORD_BYTES(c), BLAKE3_WORD_BYTES(d) }
 /* For round r, four vectors: the first message word of each column G (schedule entries
  * 0,2,4,6), the second (1,3,5,7), then the same for the diagonal Gs (8,10,12,14 / 9,11,13,15). */
 #define NEON_ROUND_PICKS(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15) \

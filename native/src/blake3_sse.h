@@ -139,35 +139,6 @@ INLINE void transpose4(__m128i *x0, __m128i *x1, __m128i *x2, __m128i *x3) {
   *x3 = _mm_unpackhi_epi64(t1, t3);
 }
 
-/* One G function on the state vectors v[] with message vectors m[]. The rounds run the
- * eight G calls one after the other: with 16 registers, interleaving the four
- * independent columns step by step (as the AVX-512 file does) only adds spills; the
- * out-of-order core finds the parallelism by itself (measured: 4-10% faster). */
-#define G(a, b, c, d, x, y)                                                                  \
-  do {                                                                                       \
-    v[a] = add(add(v[a], m[x]), v[b]);                                                       \
-    v[d] = rot16(xor(v[d], v[a]));                                                           \
-    v[c] = add(v[c], v[d]);                                                                  \
-    v[b] = rot12(xor(v[b], v[c]));                                                           \
-    v[a] = add(add(v[a], m[y]), v[b]);                                                       \
-    v[d] = rot8(xor(v[d], v[a]));                                                            \
-    v[c] = add(v[c], v[d]);                                                                  \
-    v[b] = rot7(xor(v[b], v[c]));                                                            \
-  } while (0)
-
-#define ROUND(r)                                                                             \
-  do {                                                                                       \
-    const uint8_t *s = blake3_msg_schedule[r];                                                          \
-    G(0, 4, 8, 12, s[0], s[1]);                                                              \
-    G(1, 5, 9, 13, s[2], s[3]);                                                              \
-    G(2, 6, 10, 14, s[4], s[5]);                                                             \
-    G(3, 7, 11, 15, s[6], s[7]);                                                             \
-    G(0, 5, 10, 15, s[8], s[9]);                                                             \
-    G(1, 6, 11, 12, s[10], s[11]);                                                           \
-    G(2, 7, 8, 13, s[12], s[13]);                                                            \
-    G(3, 4, 9, 14, s[14], s[15]);                                                            \
-  } while (0)
-
 /* Hashes in[0..3] (blocks blocks each) to four CVs written at out[0..127]. */
 static void hash4(const uint8_t *const in[4], size_t blocks, const uint32_t key[8],
                   const uint32_t ctr_lo[4], const uint32_t ctr_hi[4], uint8_t flags,
@@ -191,13 +162,7 @@ static void hash4(const uint8_t *const in[4], size_t blocks, const uint32_t key[
     __m128i v[16] = {h[0],       h[1],       h[2],       h[3],       h[4],      h[5],
                      h[6],       h[7],       set1(blake3_iv[0]), set1(blake3_iv[1]), set1(blake3_iv[2]),
                      set1(blake3_iv[3]), lo,      hi,         set1(BLAKE3_BLOCK_LEN), set1(f)};
-    ROUND(0);
-    ROUND(1);
-    ROUND(2);
-    ROUND(3);
-    ROUND(4);
-    ROUND(5);
-    ROUND(6);
+    BLAKE3_ROUNDS();
     for (int i = 0; i < 8; i++) h[i] = xor(v[i], v[i + 8]);
   }
   transpose4(&h[0], &h[1], &h[2], &h[3]);

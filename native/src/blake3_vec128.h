@@ -40,8 +40,7 @@
 
 /* ---- row-wise single block --------------------------------------------------------------- */
 
-/* The four G functions of one half-round, on the rows, message words in x and y; also one G
- * per lane of the transposed state in b3v_hash4. */
+/* The four G functions of one half-round, on the rows, message words in x and y. */
 #define B3V_G(a, b, c, d, x, y)            \
   do {                                     \
     a = B3V_ADD(B3V_ADD(a, b), (x));       \
@@ -128,19 +127,13 @@ void B3V_FN(blake3_compress_xof)(const uint32_t cv[8], const uint8_t block[BLAKE
     d = B3V_ZIPD_HI(ab_hi, cd_hi);                                           \
   } while (0)
 
-/* A full round on the transposed state v with message m, in round r's schedule order. */
-#define B3V_ROUND4(r)                                                        \
-  do {                                                                       \
-    const uint8_t *s = blake3_msg_schedule[r];                               \
-    B3V_G(v[0], v[4], v[8], v[12], m[s[0]], m[s[1]]);                        \
-    B3V_G(v[1], v[5], v[9], v[13], m[s[2]], m[s[3]]);                        \
-    B3V_G(v[2], v[6], v[10], v[14], m[s[4]], m[s[5]]);                       \
-    B3V_G(v[3], v[7], v[11], v[15], m[s[6]], m[s[7]]);                       \
-    B3V_G(v[0], v[5], v[10], v[15], m[s[8]], m[s[9]]);                       \
-    B3V_G(v[1], v[6], v[11], v[12], m[s[10]], m[s[11]]);                     \
-    B3V_G(v[2], v[7], v[8], v[13], m[s[12]], m[s[13]]);                      \
-    B3V_G(v[3], v[4], v[9], v[14], m[s[14]], m[s[15]]);                      \
-  } while (0)
+/* The names BLAKE3_ROUNDS gives the vector operations. */
+#define b3v_add B3V_ADD
+#define b3v_xor B3V_XOR
+#define b3v_rot16 B3V_ROT16
+#define b3v_rot12 B3V_ROT12
+#define b3v_rot8 B3V_ROT8
+#define b3v_rot7 B3V_ROT7
 
 static void b3v_hash4(const uint8_t *const in[4], size_t blocks, const uint32_t key[8],
                       uint64_t counter, int increment_counter, uint8_t flags,
@@ -173,13 +166,7 @@ static void b3v_hash4(const uint8_t *const in[4], size_t blocks, const uint32_t 
                  B3V_SPLAT(blake3_iv[0]), B3V_SPLAT(blake3_iv[1]), B3V_SPLAT(blake3_iv[2]),
                  B3V_SPLAT(blake3_iv[3]), ctr_lo, ctr_hi, B3V_SPLAT(BLAKE3_BLOCK_LEN),
                  B3V_SPLAT(f)};
-    B3V_ROUND4(0);
-    B3V_ROUND4(1);
-    B3V_ROUND4(2);
-    B3V_ROUND4(3);
-    B3V_ROUND4(4);
-    B3V_ROUND4(5);
-    B3V_ROUND4(6);
+    BLAKE3_ROUNDS(b3v_);
     for (int i = 0; i < 8; i++) h[i] = B3V_XOR(v[i], v[i + 8]);
   }
 

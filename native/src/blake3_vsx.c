@@ -34,10 +34,9 @@ typedef __vector unsigned long long u64x2;
 #define B3V_ROT7(x) vec_rl((x), vec_splats(25u))
 
 /* Byte selector for vec_perm(a, b, .): result word i = word wi of a:b (0..3 a, 4..7 b). */
-#define WSEL(w0, w1, w2, w3)                                                                 \
-  ((u8x16){4 * (w0), 4 * (w0) + 1, 4 * (w0) + 2, 4 * (w0) + 3, 4 * (w1), 4 * (w1) + 1,     \
-           4 * (w1) + 2, 4 * (w1) + 3, 4 * (w2), 4 * (w2) + 1, 4 * (w2) + 2, 4 * (w2) + 3, \
-           4 * (w3), 4 * (w3) + 1, 4 * (w3) + 2, 4 * (w3) + 3})
+#define WSEL(w0, w1, w2, w3)                                                                  \
+  ((u8x16){BLAKE3_WORD_BYTES(w0), BLAKE3_WORD_BYTES(w1), BLAKE3_WORD_BYTES(w2),       \
+           BLAKE3_WORD_BYTES(w3)})
 #define B3V_PERM(a, b, w0, w1, w2, w3) vec_perm((a), (b), WSEL(w0, w1, w2, w3))
 #define B3V_LROT(a, k) B3V_PERM(a, a, (k) % 4, ((k) + 1) % 4, ((k) + 2) % 4, ((k) + 3) % 4)
 #define B3V_LROT1(a) B3V_LROT(a, 1)

@@ -39,10 +39,9 @@ typedef __vector unsigned long long u64x2;
 
 /* Byte selectors for vec_perm(a, b, .): result word i = word wi of a:b (0..3 a, 4..7 b).
  * WSEL keeps each word's bytes in order, WSWP also reverses them (little-endian load). */
-#define WSEL(w0, w1, w2, w3)                                                                 \
-  ((u8x16){4 * (w0), 4 * (w0) + 1, 4 * (w0) + 2, 4 * (w0) + 3, 4 * (w1), 4 * (w1) + 1,     \
-           4 * (w1) + 2, 4 * (w1) + 3, 4 * (w2), 4 * (w2) + 1, 4 * (w2) + 2, 4 * (w2) + 3, \
-           4 * (w3), 4 * (w3) + 1, 4 * (w3) + 2, 4 * (w3) + 3})
+#define WSEL(w0, w1, w2, w3)                                                                  \
+  ((u8x16){BLAKE3_WORD_BYTES(w0), BLAKE3_WORD_BYTES(w1), BLAKE3_WORD_BYTES(w2),       \
+           BLAKE3_WORD_BYTES(w3)})
 #define WSWP(w0, w1, w2, w3)                                                                 \
   ((u8x16){4 * (w0) + 3, 4 * (w0) + 2, 4 * (w0) + 1, 4 * (w0), 4 * (w1) + 3, 4 * (w1) + 2, \
            4 * (w1) + 1, 4 * (w1), 4 * (w2) + 3, 4 * (w2) + 2, 4 * (w2) + 1, 4 * (w2),     \
