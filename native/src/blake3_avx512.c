@@ -7,6 +7,7 @@
  *   hash_many                         sixteen inputs at a time in zmm lanes; a tail of 2..8
  *                                     inputs runs eight-wide in ymm, a single one row-wise
  *   xof_many                          sixteen consecutive output blocks at a time
+ *   chunks16, parents16, top16        the tree's steps over sixteen CVs kept word-major
  *
  * AVX-512 rotates with one instruction (vprord), whatever the distance.
  */
@@ -371,7 +372,7 @@ void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, si
   }
 }
 
-/* ---- subtree: chunks and parents without leaving word-major layout ------------------- */
+/* ---- parents without leaving word-major layout --------------------------------------- */
 
 /* hash16_words leaves sixteen CVs word-major (h[w] lane n = word w of CV n), which is also the
  * layout sixteen parent compressions want their message in: parent p of two neighbouring groups
@@ -484,42 +485,47 @@ static void reduce16(const __m512i h[8], const uint32_t key[8], uint8_t flags, s
   y_st(out, parent_rows(left, right, key, flags));
 }
 
-/* Levels of pending groups: up to 2^B3S_LEVELS groups, i.e. subtrees of up to 16 << 7 = 2048
- * chunks (the last group's merges end above the last pending level); 7 x 512 B of stack. */
-#define B3S_LEVELS 7
-_Static_assert((16u << B3S_LEVELS) >= BLAKE3_SUBTREE_MAX, "pending[] too shallow");
+/* ---- the tree's helpers (blake3_tree16): CVs word-major in memory between calls -------- */
 
-void blake3_subtree_avx512(const uint8_t *input, size_t chunks, const uint32_t key[8],
-                           uint64_t counter, uint8_t flags, size_t outs, uint8_t *out) {
-  /* pending[l]: a finished group of sixteen CVs at level l (each the CV of 2^l chunks x 16),
-   * waiting for its right neighbour; merged lazily like a binary counter, so the CVs stay in
-   * L1 and the stack stays small whatever the subtree size. */
-  __m512i pending[B3S_LEVELS][8];
-  __m512i cur[8];
+INLINE void load_cv16(const blake3_cv16 *c, __m512i h[8]) {
+  for (int w = 0; w < 8; w++) h[w] = _mm512_load_si512(c->w[w]);
+}
+
+INLINE void store_cv16(blake3_cv16 *c, const __m512i h[8]) {
+  for (int w = 0; w < 8; w++) _mm512_store_si512(c->w[w], h[w]);
+}
+
+void blake3_chunks16_avx512(const uint8_t *input, const uint32_t key[8], uint64_t counter,
+                            uint8_t flags, blake3_cv16 *out) {
+  const uint8_t *in[16];
+  for (int j = 0; j < 16; j++) in[j] = input + (size_t)j * BLAKE3_CHUNK_LEN;
   const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  const size_t groups = chunks / 16;
-  for (size_t g = 0; g < groups; g++) {
-    const uint8_t *in[16];
-    for (int j = 0; j < 16; j++) in[j] = input + (16 * g + (size_t)j) * BLAKE3_CHUNK_LEN;
-    const uint64_t c = counter + 16 * g;
-    const __m512i base = z_set1(blake3_counter_low(c));
-    const __m512i lo = z_add(base, iota);
-    /* a lane whose low word wrapped around carries into the high word */
-    const __mmask16 carry = _mm512_cmplt_epu32_mask(lo, base);
-    const __m512i hi0 = z_set1(blake3_counter_high(c));
-    const __m512i hi = _mm512_mask_add_epi32(hi0, carry, hi0, z_set1(1));
-    hash16_words(in, BLAKE3_CHUNK_LEN / BLAKE3_BLOCK_LEN, key, lo, hi, flags, CHUNK_START,
-                 CHUNK_END, cur);
-    size_t level = 0;
-    for (size_t done = g + 1; (done & 1) == 0; done >>= 1) {
-      merge16(pending[level], cur, key, flags, cur);
-      level++;
-    }
-    if (g + 1 < groups)
-      for (int w = 0; w < 8; w++) pending[level][w] = cur[w];
-  }
-  /* cur is the last group merged with everything before it: the sixteen top CVs */
-  reduce16(cur, key, flags, outs, out);
+  const __m512i base = z_set1(blake3_counter_low(counter));
+  const __m512i lo = z_add(base, iota);
+  /* a lane whose low word wrapped around carries into the high word */
+  const __mmask16 carry = _mm512_cmplt_epu32_mask(lo, base);
+  const __m512i hi0 = z_set1(blake3_counter_high(counter));
+  const __m512i hi = _mm512_mask_add_epi32(hi0, carry, hi0, z_set1(1));
+  __m512i h[8];
+  hash16_words(in, BLAKE3_CHUNK_LEN / BLAKE3_BLOCK_LEN, key, lo, hi, flags, CHUNK_START,
+               CHUNK_END, h);
+  store_cv16(out, h);
+}
+
+void blake3_parents16_avx512(const blake3_cv16 *left, const blake3_cv16 *right,
+                             const uint32_t key[8], uint8_t flags, blake3_cv16 *out) {
+  __m512i a[8], b[8], h[8];
+  load_cv16(left, a);
+  load_cv16(right, b);
+  merge16(a, b, key, flags, h);
+  store_cv16(out, h);
+}
+
+void blake3_top16_avx512(const blake3_cv16 *cvs, const uint32_t key[8], uint8_t flags,
+                         size_t outs, uint8_t *out) {
+  __m512i h[8];
+  load_cv16(cvs, h);
+  reduce16(h, key, flags, outs, out);
 }
 
 /* ---- xof_many ------------------------------------------------------------------------- */
