@@ -3,9 +3,11 @@
  *
  * The table, the names and the masks are generated from BLAKE3_ISAS (blake3_impl.h); the build
  * defines BLAKE3_HAVE_<ID>=1 for each ISA file it compiled, so this file only names kernels that
- * exist. What stays written out per architecture is how its CPUs say what they have. Detection runs once: the first caller claims the job with a
- * compare-and-swap, fills the table and publishes it with a release store; a caller that
- * arrives meanwhile waits the few microseconds until the table is ready. Nothing is allocated
+ * exist. What stays written out per architecture is how its CPUs say what they have.
+ *
+ * Detection runs once: the first caller claims the job with a compare-and-swap, fills the
+ * table and publishes it with a release store; a caller that arrives meanwhile waits the few
+ * microseconds until the table is ready. Nothing is allocated
  * and no library call is made except getauxval on the architectures that need it.
  *
  * Ranking: within an architecture the ISAs are ordered by their place in BLAKE3_ISAS (x86-64:
@@ -42,12 +44,12 @@
 #define B3D_BIT(isa) (1u << (isa))
 
 /* The ISAs of this architecture (whether or not this build compiled them). */
-#define B3D_FAMILY_BIT(ID, name, arch, degree, rows, xof, tree16)                              \
+#define B3D_FAMILY_BIT(ID, name, arch, degree, rows, xof, subtree)                              \
   | (BLAKE3_IS_SET(B3D_ARCH_##arch) ? B3D_BIT(BLAKE3_ISA_##ID) : 0u)
 #define B3D_FAMILY (0u BLAKE3_ISAS(B3D_FAMILY_BIT))
 
 /* The ISAs compiled into this build. */
-#define B3D_COMPILED_BIT(ID, name, arch, degree, rows, xof, tree16)                            \
+#define B3D_COMPILED_BIT(ID, name, arch, degree, rows, xof, subtree)                            \
   | (BLAKE3_IS_SET(BLAKE3_HAVE_##ID) ? B3D_BIT(BLAKE3_ISA_##ID) : 0u)
 static const uint32_t b3d_compiled = 0u BLAKE3_ISAS(B3D_COMPILED_BIT);
 
@@ -62,25 +64,18 @@ static const uint32_t b3d_compiled = 0u BLAKE3_ISAS(B3D_COMPILED_BIT);
       blake3_compress_xof_##rows(cv, block, block_len, counter + j, flags,                      \
                                  out + (size_t)BLAKE3_BLOCK_LEN * j);                           \
   })
-#define B3D_XOF_LOOP(ID, name, arch, degree, rows, xof, tree16) B3D_XOF_DEF_##xof(ID, name, rows)
+#define B3D_XOF_LOOP(ID, name, arch, degree, rows, xof, subtree) B3D_XOF_DEF_##xof(ID, name, rows)
 BLAKE3_ISAS(B3D_XOF_LOOP)
 
 #define B3D_XOF_FN_LOOP(name) b3d_xof_loop_##name
 #define B3D_XOF_FN_WIDE(name) blake3_xof_many_##name
-#define B3D_TREE16_DEF_NONE(ID, name)
-#define B3D_TREE16_DEF_OWN(ID, name)                                                            \
-  BLAKE3_IF(BLAKE3_IS_SET(BLAKE3_HAVE_##ID))(                                                   \
-  static const blake3_tree16 b3d_tree16_##name = {blake3_chunks16_##name,                       \
-                                                  blake3_parents16_##name, blake3_top16_##name};)
-#define B3D_TREE16(ID, name, arch, degree, rows, xof, tree16) B3D_TREE16_DEF_##tree16(ID, name)
-BLAKE3_ISAS(B3D_TREE16)
-#define B3D_TREE16_FN_NONE(name) NULL
-#define B3D_TREE16_FN_OWN(name) &b3d_tree16_##name
-#define B3D_ENTRY(ID, name, arch, degree, rows, xof, tree16)                                   \
+#define B3D_SUBTREE_FN_NONE(name) NULL
+#define B3D_SUBTREE_FN_OWN(name) blake3_subtree_##name
+#define B3D_ENTRY(ID, name, arch, degree, rows, xof, subtree)                                   \
   BLAKE3_IF(BLAKE3_IS_SET(BLAKE3_HAVE_##ID))(                                                   \
   [BLAKE3_ISA_##ID] = {BLAKE3_ISA_##ID, #name, degree, blake3_compress_in_place_##rows,         \
                        blake3_compress_xof_##rows, blake3_hash_many_##name,                     \
-                       B3D_XOF_FN_##xof(name), B3D_TREE16_FN_##tree16(name)},)
+                       B3D_XOF_FN_##xof(name), B3D_SUBTREE_FN_##subtree(name)},)
 
 /* Written only by the thread that wins the init race (the RVV degree), read after it publishes. */
 static blake3_kernel b3d_kernels[BLAKE3_ISA_COUNT] = {BLAKE3_ISAS(B3D_ENTRY)};

@@ -9,9 +9,8 @@
  *                      (or it names another ISA's pair)
  *   hash_many          N independent inputs of the same number of blocks, one per SIMD lane
  *   xof_many           optional: consecutive root output blocks many at a time
- *   chunks16, parents16, top16
- *                      optional: the steps of a subtree with sixteen CVs kept word-major
- *                      between levels (blake3_tree16)
+ *   subtree            optional: a whole aligned subtree of chunks, its CVs kept in the
+ *                      kernel's own layout between levels (blake3_subtree16.h)
  *
  * blake3_dispatch.c picks one set from CPU detection; blake3_tree.c builds the tree above them,
  * the only place that decides how an input is cut.
@@ -47,7 +46,7 @@ enum blake3_flags {
  * Every kernel, one line each; everything that lists the ISAs (the enum, the declarations, the
  * dispatch table, the names, the compiled mask, the test drivers) is generated from this list.
  *
- *   X(ID, name, arch, degree, rows, xof, tree16)
+ *   X(ID, name, arch, degree, rows, xof, subtree)
  *
  *   ID       BLAKE3_ISA_<ID>; its position is its number, which crosses JNI (NativeBlake3.java
  *            mirrors the names in this order, a test compares them): append only
@@ -61,8 +60,8 @@ enum blake3_flags {
  *            same architecture that every CPU running it also runs (AVX2 uses SSE4.1's, as the
  *            official dispatch does: a wider register does not help one row-wise block)
  *   xof      WIDE: the file defines blake3_xof_many_<name>; LOOP: dispatch loops compress_xof
- *   tree16   OWN: the file defines blake3_{chunks16,parents16,top16}_<name> (blake3_tree16);
- *            NONE: the tree reduces hash_many's CVs
+ *   subtree  OWN: the file defines blake3_subtree_<name> (from blake3_subtree16.h); NONE: the
+ *            tree reduces hash_many's CVs
  *
  * LSX runs eight lanes because its file switches to LASX when the CPU has it; on an LSX-only
  * core eight inputs are two 4-lane passes, which costs nothing.
@@ -79,11 +78,11 @@ enum blake3_flags {
   X(LSX, lsx, LOONGARCH64, 8, lsx, LOOP, NONE)                                                  \
   X(VX, vx, S390X, 4, vx, LOOP, NONE)
 
-#define BLAKE3_ISA_ENUM_(ID, name, arch, degree, rows, xof, tree16) BLAKE3_ISA_##ID,
+#define BLAKE3_ISA_ENUM_(ID, name, arch, degree, rows, xof, subtree) BLAKE3_ISA_##ID,
 enum blake3_isa { BLAKE3_ISAS(BLAKE3_ISA_ENUM_) BLAKE3_ISA_COUNT };
 
 /* The names in enum order, as a string-array initializer: {BLAKE3_ISA_NAMES}. */
-#define BLAKE3_ISA_NAME_(ID, name, arch, degree, rows, xof, tree16) #name,
+#define BLAKE3_ISA_NAME_(ID, name, arch, degree, rows, xof, subtree) #name,
 #define BLAKE3_ISA_NAMES BLAKE3_ISAS(BLAKE3_ISA_NAME_)
 
 /* BLAKE3_IS_SET(MACRO) is 1 when MACRO is defined as 1, else 0, usable where #ifdef is not
@@ -161,27 +160,18 @@ typedef void (*blake3_xof_many_fn)(const uint32_t cv[8], const uint8_t block[BLA
                                    uint8_t block_len, uint64_t counter, uint8_t flags, uint8_t *out,
                                    size_t n);
 
-/* Sixteen CVs word-major: w[j][i] is word j of CV i, i.e. lane i of a 16-lane vector. */
+/* Sixteen CVs word-major: w[j][i] is word j of CV i, i.e. lane i of a 16-lane vector
+ * (blake3_subtree16.h). */
 typedef struct {
   _Alignas(64) uint32_t w[8][16];
 } blake3_cv16;
 
-/* The helpers of a 16-lane kernel with which the tree (blake3_tree.c) hashes whole aligned
- * subtrees of BLAKE3_SUBTREE_MIN..MAX chunks while keeping the CVs word-major between levels:
- * every parent level is then sixteen lane-parallel compressions whose message words are two
- * CVs' words side by side, with no transpose out and back in. Never ROOT. */
-typedef struct {
-  /* out <- the CVs of the 16 whole chunks at input, the first of them chunk number counter */
-  void (*chunks)(const uint8_t *input, const uint32_t key[8], uint64_t counter, uint8_t flags,
-                 blake3_cv16 *out);
-  /* out <- the 16 parents of the 32 CVs left then right, in order; out may be left or right */
-  void (*parents)(const blake3_cv16 *left, const blake3_cv16 *right, const uint32_t key[8],
-                  uint8_t flags, blake3_cv16 *out);
-  /* The four levels above 16 CVs: outs = 1: out[32] <- the CV at the top; outs = 2: out[64]
-   * <- the two CVs below it (the children of the top node, which may be the root). */
-  void (*top)(const blake3_cv16 *cvs, const uint32_t key[8], uint8_t flags, size_t outs,
-              uint8_t *out);
-} blake3_tree16;
+/* The aligned subtree of `chunks` full chunks at input, whose first chunk is number `counter`
+ * (chunks a power of two, BLAKE3_SUBTREE_MIN..MAX): with outs = 1, out[32] <- its CV; with
+ * outs = 2, out[64] <- the CVs of its two halves (the children of its top node, which may be
+ * the root). Never ROOT. A kernel builds it from blake3_subtree16.h. */
+typedef void (*blake3_subtree_fn)(const uint8_t *input, size_t chunks, const uint32_t key[8],
+                                  uint64_t counter, uint8_t flags, size_t outs, uint8_t *out);
 #define BLAKE3_SUBTREE_MIN 16
 #ifndef BLAKE3_SUBTREE_MAX /* a power of two, MIN..2048; tests lower it to reach the split paths */
 #define BLAKE3_SUBTREE_MAX 2048
@@ -195,7 +185,7 @@ typedef struct {
   blake3_compress_xof_fn compress_xof;
   blake3_hash_many_fn hash_many;
   blake3_xof_many_fn xof_many; /* never NULL once dispatched: a generic loop stands in */
-  const blake3_tree16 *tree16; /* NULL: the tree reduces hash_many's CVs itself */
+  blake3_subtree_fn subtree;   /* NULL: the tree reduces hash_many's CVs itself */
 } blake3_kernel;
 
 /* The quarter-round G of the specification on the state v[a], v[b], v[c], v[d] with the
@@ -276,21 +266,17 @@ blake3_hash_one(blake3_compress_in_place_fn compress, const uint8_t *input, size
   void blake3_xof_many_##isa(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],       \
                              uint8_t block_len, uint64_t counter, uint8_t flags, uint8_t *out,  \
                              size_t n);
-#define BLAKE3_DECLARE_TREE16_NONE(isa)
-#define BLAKE3_DECLARE_TREE16_OWN(isa)                                                          \
-  void blake3_chunks16_##isa(const uint8_t *input, const uint32_t key[8], uint64_t counter,     \
-                             uint8_t flags, blake3_cv16 *out);                                  \
-  void blake3_parents16_##isa(const blake3_cv16 *left, const blake3_cv16 *right,                \
-                              const uint32_t key[8], uint8_t flags, blake3_cv16 *out);          \
-  void blake3_top16_##isa(const blake3_cv16 *cvs, const uint32_t key[8], uint8_t flags,         \
-                          size_t outs, uint8_t *out);
-#define BLAKE3_DECLARE_KERNEL_(ID, isa, arch, degree, rows, xof, tree16)                        \
+#define BLAKE3_DECLARE_SUBTREE_NONE(isa)
+#define BLAKE3_DECLARE_SUBTREE_OWN(isa)                                                         \
+  void blake3_subtree_##isa(const uint8_t *input, size_t chunks, const uint32_t key[8],         \
+                            uint64_t counter, uint8_t flags, size_t outs, uint8_t *out);
+#define BLAKE3_DECLARE_KERNEL_(ID, isa, arch, degree, rows, xof, subtree)                        \
   BLAKE3_DECLARE_ROWS_(rows)                                                                    \
   void blake3_hash_many_##isa(const uint8_t *const *inputs, size_t num_inputs, size_t blocks,   \
                               const uint32_t key[8], uint64_t counter, int increment_counter,   \
                               uint8_t flags, uint8_t flags_start, uint8_t flags_end,            \
                               uint8_t *out);                                                    \
-  BLAKE3_DECLARE_XOF_##xof(isa) BLAKE3_DECLARE_TREE16_##tree16(isa)
+  BLAKE3_DECLARE_XOF_##xof(isa) BLAKE3_DECLARE_SUBTREE_##subtree(isa)
 BLAKE3_ISAS(BLAKE3_DECLARE_KERNEL_)
 
 /* RVV is vector-length agnostic: its lane count is read at run time. */

@@ -25,7 +25,8 @@
 typedef __m128i v128;
 typedef unsigned char b3_u8x16 __attribute__((vector_size(16)));
 
-static inline __attribute__((always_inline)) v128 lsx_set4(uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
+static inline __attribute__((always_inline)) v128 lsx_set4(uint32_t a, uint32_t b, uint32_t c,
+                                                            uint32_t d) {
   const uint32_t w[4] = {a, b, c, d};
   return __lsx_vld((const void *)w, 0);
 }

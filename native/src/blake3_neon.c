@@ -247,7 +247,8 @@ static void neon_hash4(const uint8_t *const in[4], size_t blocks, const uint32_t
 
     uint32x4_t v[16] = {
         h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7],
-        vdupq_n_u32(blake3_iv[0]), vdupq_n_u32(blake3_iv[1]), vdupq_n_u32(blake3_iv[2]), vdupq_n_u32(blake3_iv[3]),
+        vdupq_n_u32(blake3_iv[0]), vdupq_n_u32(blake3_iv[1]),
+        vdupq_n_u32(blake3_iv[2]), vdupq_n_u32(blake3_iv[3]),
         counter_lo, counter_hi, block_len, vdupq_n_u32(block_flags),
     };
     neon_round4(v, m, 0, rot8);

@@ -205,8 +205,10 @@ static void hash_lanes(const uint8_t *const *inputs, size_t vl, size_t blocks,
     if (b + 1 == blocks) f |= flags_end;
 
     vuint32m1_t v0 = h0, v1 = h1, v2 = h2, v3 = h3, v4 = h4, v5 = h5, v6 = h6, v7 = h7;
-    vuint32m1_t v8 = __riscv_vmv_v_x_u32m1(blake3_iv[0], vl), v9 = __riscv_vmv_v_x_u32m1(blake3_iv[1], vl),
-                v10 = __riscv_vmv_v_x_u32m1(blake3_iv[2], vl), v11 = __riscv_vmv_v_x_u32m1(blake3_iv[3], vl);
+    vuint32m1_t v8 = __riscv_vmv_v_x_u32m1(blake3_iv[0], vl),
+                v9 = __riscv_vmv_v_x_u32m1(blake3_iv[1], vl),
+                v10 = __riscv_vmv_v_x_u32m1(blake3_iv[2], vl),
+                v11 = __riscv_vmv_v_x_u32m1(blake3_iv[3], vl);
     vuint32m1_t v12 = ctr_lo, v13 = ctr_hi, v14 = __riscv_vmv_v_x_u32m1(BLAKE3_BLOCK_LEN, vl),
                 v15 = __riscv_vmv_v_x_u32m1(f, vl);
 

@@ -2,22 +2,20 @@
  * blake3-fast: the hash tree above the kernels, written once for all of them.
  *
  * No allocation; stack use is bounded (about 14 KiB at the deepest point, gcc 12 -O3 on x86-64:
- * blake3_hash_oneshot -> b3t_subtree -> b3t_wide (4 KiB of CVs) -> AVX-512 hash_many; or
- * b3t_subtree -> b3t_tree16 (4 KiB of pending groups) -> an AVX-512 helper. b3t_wide and
- * b3t_tree16 stay out of line so that their buffers are on the stack only while they run, not
- * under every path through their callers):
+ * blake3_hash_oneshot 2.3 KiB -> b3t_subtree 2.3 KiB -> b3t_wide 5 KiB -> AVX-512 hash_many
+ * 4 KiB; or b3t_subtree -> the AVX-512 subtree 8 KiB. b3t_wide stays out of line so that its
+ * 4 KiB of CVs is on the stack only while it runs, not under every path through its callers):
  *   - a "wide" pass hashes up to B3T_GROUP consecutive chunks through hash_many, `degree` at a
  *     time, then reduces their CVs level by level, again through hash_many with PARENT. Pairing
  *     neighbours and promoting an odd last CV unchanged to the next level builds exactly the
  *     BLAKE3 tree (left subtree = the largest power of two of chunks smaller than the total).
- *   - with a kernel's tree16 helpers (AVX-512), whole aligned power-of-two subtrees of
- *     BLAKE3_SUBTREE_MIN..MAX chunks go sixteen chunks at a time, their CVs kept word-major
- *     between levels so that each parent level is lane-parallel with no transpose; the groups
- *     below are then that large.
+ *   - a kernel with a subtree function (AVX-512) hashes whole aligned power-of-two subtrees of
+ *     BLAKE3_SUBTREE_MIN..MAX chunks itself instead, keeping the CVs in registers between
+ *     levels; the groups below are then that large.
  *   - a power-of-two subtree larger than one group is hashed group by group, with a stack of
  *     group CVs merged lazily (one merge per trailing zero bit of the number of groups done).
  *   - a one-shot hash peels off left subtrees (largest power of two strictly below what is
- *     left) until at most one group remains (or, with tree16 helpers, until what remains is
+ *     left) until at most one group remains (or, with a kernel subtree, until what remains is
  *     a power of two of whole chunks), hashes that tail, then folds the right spine. Only the
  *     root node gets ROOT, in the output stage.
  */
@@ -121,44 +119,12 @@ __attribute__((noinline)) static size_t b3t_wide(const blake3_kernel *k, const u
   return left;
 }
 
-/* Levels of pending groups of sixteen CVs in b3t_tree16: up to 2^B3T_LEVELS16 groups, i.e.
- * subtrees of up to 16 << 7 = 2048 chunks (the last group's merges end above the last
- * pending level); 7 x 512 B of stack. */
-#define B3T_LEVELS16 7
-_Static_assert((16u << B3T_LEVELS16) >= BLAKE3_SUBTREE_MAX, "pending[] too shallow");
-
-/* The aligned subtree of n chunks (a power of two, BLAKE3_SUBTREE_MIN..MAX) at chunk
- * `counter`, through the kernel's tree16 helpers: outs = 1: its CV; outs = 2: the CVs of its
- * two halves. Groups of sixteen chunks are merged lazily like a binary counter (one merge per
- * trailing zero bit of the number of groups done), so the CVs stay in L1 and the stack small
- * whatever the subtree size. Out of line for the same reason as b3t_wide. */
-__attribute__((noinline)) static void b3t_tree16(const blake3_kernel *k, const uint8_t *input,
-                                                 uint64_t n, const uint32_t key[8],
-                                                 uint64_t counter, uint8_t flags, size_t outs,
-                                                 uint8_t *out) {
-  const blake3_tree16 *t = k->tree16;
-  blake3_cv16 pending[B3T_LEVELS16], cur;
-  const uint64_t groups = n / 16;
-  for (uint64_t g = 0; g < groups; g++) {
-    t->chunks(input + (size_t)(16 * g) * BLAKE3_CHUNK_LEN, key, counter + 16 * g, flags, &cur);
-    size_t level = 0;
-    for (uint64_t done = g + 1; (done & 1) == 0; done >>= 1) {
-      t->parents(&pending[level], &cur, key, flags, &cur);
-      level++;
-    }
-    if (g + 1 < groups) pending[level] = cur;
-  }
-  /* cur is the last group merged with everything before it: the sixteen top CVs */
-  t->top(&cur, key, flags, outs, out);
-}
-
 /* The CV of one aligned group of n chunks (a power of two, at most the group size below):
- * through the kernel's tree16 helpers when it has them and n is large enough, else the wide
- * way. */
+ * through the kernel's own subtree when it has one and n is large enough, else the wide way. */
 static void b3t_group(const blake3_kernel *k, const uint8_t *input, uint64_t n,
                       const uint32_t key[8], uint64_t counter, uint8_t flags, uint8_t out[32]) {
-  if (k->tree16 != NULL && n >= BLAKE3_SUBTREE_MIN)
-    b3t_tree16(k, input, n, key, counter, flags, 1, out);
+  if (k->subtree != NULL && n >= BLAKE3_SUBTREE_MIN)
+    k->subtree(input, (size_t)n, key, counter, flags, 1, out);
   else
     b3t_wide(k, input, (size_t)n, BLAKE3_CHUNK_LEN, key, counter, flags, 1, out);
 }
@@ -166,7 +132,7 @@ static void b3t_group(const blake3_kernel *k, const uint8_t *input, uint64_t n,
 /* The CV of the aligned subtree of n chunks (a power of two) starting at chunk `counter`. */
 static void b3t_subtree(const blake3_kernel *k, const uint8_t *input, uint64_t n,
                         const uint32_t key[8], uint64_t counter, uint8_t flags, uint8_t out[32]) {
-  const uint64_t group = k->tree16 != NULL ? BLAKE3_SUBTREE_MAX : B3T_GROUP;
+  const uint64_t group = k->subtree != NULL ? BLAKE3_SUBTREE_MAX : B3T_GROUP;
   if (n <= group) {
     b3t_group(k, input, n, key, counter, flags, out);
     return;
@@ -253,10 +219,10 @@ void blake3_hash_oneshot(const blake3_kernel *k, const uint8_t *input, size_t le
   const uint64_t chunks = len / BLAKE3_CHUNK_LEN + (len % BLAKE3_CHUNK_LEN != 0);
   const size_t last_len = len - (size_t)(chunks - 1) * BLAKE3_CHUNK_LEN;
 
-  /* With tree16 helpers, a tail of whole chunks that is a power of two is itself a subtree
+  /* With a kernel subtree, a tail of whole chunks that is a power of two is itself a subtree
    * (or, for the whole input, two): hash it as such instead of peeling it further into ever
    * smaller subtrees, each ending in its own narrow levels. */
-  const int whole_tail = k->tree16 != NULL && last_len == BLAKE3_CHUNK_LEN;
+  const int whole_tail = k->subtree != NULL && last_len == BLAKE3_CHUNK_LEN;
   uint8_t lefts[B3T_MAX_LEVELS * 32];
   size_t nleft = 0;
   uint64_t pos = 0, remaining = chunks;
@@ -274,7 +240,7 @@ void blake3_hash_oneshot(const blake3_kernel *k, const uint8_t *input, size_t le
     if (nleft > 0) {
       b3t_subtree(k, tail, remaining, key, pos, flags, block + 32);
     } else if (remaining <= BLAKE3_SUBTREE_MAX) {
-      b3t_tree16(k, tail, remaining, key, pos, flags, 2, block);
+      k->subtree(tail, (size_t)remaining, key, pos, flags, 2, block);
     } else {
       const uint64_t half = remaining / 2;
       b3t_subtree(k, tail, half, key, pos, flags, block);
