@@ -105,17 +105,24 @@ __attribute__((unused)) static const uint32_t blake3_iv[8] = {
     0x510E527Fu, 0x9B05688Cu, 0x1F83D9ABu, 0x5BE0CD19u,
 };
 
-/* blake3_msg_schedule[r][i]: the message word at position i of round r. Row 0 is the identity;
- * each next row applies the permutation {2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8}
- * to the one before. */
+/* The message schedule: BLAKE3_MSG_ROW_<r> lists the message word at each position i of round
+ * r. Row 0 is the identity; each next row applies the permutation {2, 6, 3, 10, 7, 0, 4, 13, 1,
+ * 11, 12, 5, 9, 14, 15, 8} to the one before. BLAKE3_WITH_ROW(F, r) is F(s0, .., s15) with
+ * round r's row: for tables and unrolled code that need the numbers as literals. */
+#define BLAKE3_MSG_ROW_0 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+#define BLAKE3_MSG_ROW_1 2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8
+#define BLAKE3_MSG_ROW_2 3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1
+#define BLAKE3_MSG_ROW_3 10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6
+#define BLAKE3_MSG_ROW_4 12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4
+#define BLAKE3_MSG_ROW_5 9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7
+#define BLAKE3_MSG_ROW_6 11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13
+#define BLAKE3_WITH_ROW(F, r) BLAKE3_APPLY_(F, BLAKE3_MSG_ROW_##r)
+#define BLAKE3_APPLY_(F, ...) F(__VA_ARGS__)
+
+/* blake3_msg_schedule[r][i]: the same as a table. */
 __attribute__((unused)) static const uint8_t blake3_msg_schedule[7][16] = {
-    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
-    {2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8},
-    {3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1},
-    {10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6},
-    {12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4},
-    {9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7},
-    {11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13},
+    {BLAKE3_MSG_ROW_0}, {BLAKE3_MSG_ROW_1}, {BLAKE3_MSG_ROW_2}, {BLAKE3_MSG_ROW_3},
+    {BLAKE3_MSG_ROW_4}, {BLAKE3_MSG_ROW_5}, {BLAKE3_MSG_ROW_6},
 };
 
 /* BLAKE3 words are little-endian whatever the machine (s390x is big-endian). */
@@ -270,7 +277,7 @@ blake3_hash_one(blake3_compress_in_place_fn compress, const uint8_t *input, size
 #define BLAKE3_DECLARE_SUBTREE_OWN(isa)                                                         \
   void blake3_subtree_##isa(const uint8_t *input, size_t chunks, const uint32_t key[8],         \
                             uint64_t counter, uint8_t flags, size_t outs, uint8_t *out);
-#define BLAKE3_DECLARE_KERNEL_(ID, isa, arch, degree, rows, xof, subtree)                        \
+#define BLAKE3_DECLARE_KERNEL_(ID, isa, arch, degree, rows, xof, subtree)                       \
   BLAKE3_DECLARE_ROWS_(rows)                                                                    \
   void blake3_hash_many_##isa(const uint8_t *const *inputs, size_t num_inputs, size_t blocks,   \
                               const uint32_t key[8], uint64_t counter, int increment_counter,   \

@@ -181,13 +181,13 @@ hash8_lasx(const uint8_t *const in[8], size_t blocks, const uint32_t key[8], uin
           v11 = XSPLAT(blake3_iv[3]);
     u32x8 v12 = ctr_lo, v13 = ctr_hi, v14 = XSPLAT(BLAKE3_BLOCK_LEN), v15 = XSPLAT(f);
 
-    ROUND8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    ROUND8(2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8);
-    ROUND8(3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1);
-    ROUND8(10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6);
-    ROUND8(12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4);
-    ROUND8(9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7);
-    ROUND8(11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13);
+    BLAKE3_WITH_ROW(ROUND8, 0);
+    BLAKE3_WITH_ROW(ROUND8, 1);
+    BLAKE3_WITH_ROW(ROUND8, 2);
+    BLAKE3_WITH_ROW(ROUND8, 3);
+    BLAKE3_WITH_ROW(ROUND8, 4);
+    BLAKE3_WITH_ROW(ROUND8, 5);
+    BLAKE3_WITH_ROW(ROUND8, 6);
 
     h0 = v0 ^ v8;
     h1 = v1 ^ v9;

@@ -42,13 +42,13 @@
       NEON_PICK(s9, s11, s13, s15)
 
 static const uint8_t neon_row_picks[7 * 4][16] = {
-    NEON_ROUND_PICKS(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-    NEON_ROUND_PICKS(2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8),
-    NEON_ROUND_PICKS(3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1),
-    NEON_ROUND_PICKS(10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6),
-    NEON_ROUND_PICKS(12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4),
-    NEON_ROUND_PICKS(9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7),
-    NEON_ROUND_PICKS(11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13),
+    BLAKE3_WITH_ROW(NEON_ROUND_PICKS, 0),
+    BLAKE3_WITH_ROW(NEON_ROUND_PICKS, 1),
+    BLAKE3_WITH_ROW(NEON_ROUND_PICKS, 2),
+    BLAKE3_WITH_ROW(NEON_ROUND_PICKS, 3),
+    BLAKE3_WITH_ROW(NEON_ROUND_PICKS, 4),
+    BLAKE3_WITH_ROW(NEON_ROUND_PICKS, 5),
+    BLAKE3_WITH_ROW(NEON_ROUND_PICKS, 6),
 };
 
 /* Rotate every 32-bit lane right by 8: byte k of a lane takes byte k+1 (mod 4). */

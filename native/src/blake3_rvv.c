@@ -63,14 +63,14 @@ static inline int misaligned(const void *p) { return ((uintptr_t)p & 3) != 0; }
 /* Byte offsets into the block of each round's message vectors, in the order a round consumes
  * them: X = s[0,2,4,6], Y = s[1,3,5,7], Z = s[8,10,12,14], W = s[9,11,13,15] for that round's
  * schedule s (the BLAKE3 permutation applied r times). */
+#define RVV_MSG_OFF(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15)      \
+  {4 * (s0), 4 * (s2),  4 * (s4),  4 * (s6),  4 * (s1), 4 * (s3),  4 * (s5),  4 * (s7),      \
+   4 * (s8), 4 * (s10), 4 * (s12), 4 * (s14), 4 * (s9), 4 * (s11), 4 * (s13), 4 * (s15)}
 static const uint8_t rvv_msg_off[7][16] = {
-    {0, 8, 16, 24, 4, 12, 20, 28, 32, 40, 48, 56, 36, 44, 52, 60},
-    {8, 12, 28, 16, 24, 40, 0, 52, 4, 48, 36, 60, 44, 20, 56, 32},
-    {12, 40, 52, 28, 16, 48, 8, 56, 24, 36, 44, 32, 20, 0, 60, 4},
-    {40, 48, 56, 52, 28, 36, 12, 60, 16, 44, 20, 4, 0, 8, 32, 24},
-    {48, 36, 60, 56, 52, 44, 40, 32, 28, 20, 0, 24, 8, 12, 4, 16},
-    {36, 44, 32, 60, 56, 20, 48, 4, 52, 0, 8, 16, 12, 40, 24, 28},
-    {44, 20, 4, 32, 60, 0, 36, 24, 56, 8, 12, 28, 40, 48, 16, 52},
+    BLAKE3_WITH_ROW(RVV_MSG_OFF, 0), BLAKE3_WITH_ROW(RVV_MSG_OFF, 1),
+    BLAKE3_WITH_ROW(RVV_MSG_OFF, 2), BLAKE3_WITH_ROW(RVV_MSG_OFF, 3),
+    BLAKE3_WITH_ROW(RVV_MSG_OFF, 4), BLAKE3_WITH_ROW(RVV_MSG_OFF, 5),
+    BLAKE3_WITH_ROW(RVV_MSG_OFF, 6),
 };
 
 /* vrgather indices turning a row left by one, two and three lanes. */
