@@ -78,7 +78,7 @@ build_freestanding() {
     [ -f "$f" ] && { libgcc=("$f"); break; }
   done
   "${cc[@]}" -mno-lsx -mno-lasx "${defs[@]}" -static -nostdlib -fuse-ld=lld -Wl,--build-id=none \
-    "$fs/fs_harness.c" "$src"/blake3_{constants,portable,dispatch,tree}.c "${objs[@]}" "${libgcc[@]}" \
+    "$fs/fs_harness.c" "$src"/blake3_{portable,dispatch,tree}.c "${objs[@]}" "${libgcc[@]}" \
     -o "$out/fs_harness"
   check_elf "$out/fs_harness" >/dev/null
 }

@@ -7,6 +7,8 @@
  *   hash_many                         sixteen inputs at a time in zmm lanes; a tail of 2..8
  *                                     inputs runs eight-wide in ymm, a single one row-wise
  *   xof_many                          sixteen consecutive output blocks at a time
+ *   subtree                           sixteen chunks at a time, their CVs kept word-major
+ *                                     between levels (blake3_subtree16.h)
  *
  * AVX-512 rotates with one instruction (vprord), whatever the distance.
  */
@@ -14,43 +16,10 @@
 
 #include "blake3_impl.h"
 
-#define INLINE static inline __attribute__((always_inline))
+/* ld, st, add, xor, set1 and rot16..rot7 on xmm (vprord here), round_rows */
+#include "blake3_sse_rows.h"
 
-static const uint32_t IV32[8] = {0x6A09E667u, 0xBB67AE85u, 0x3C6EF372u, 0xA54FF53Au,
-                                 0x510E527Fu, 0x9B05688Cu, 0x1F83D9ABu, 0x5BE0CD19u};
-
-/* Message word used at position i of round r. */
-static const uint8_t SCHEDULE[7][16] = {
-    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
-    {2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8},
-    {3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1},
-    {10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6},
-    {12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4},
-    {9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7},
-    {11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13},
-};
-
-/* ---- vector helpers: x_ for xmm, y_ for ymm, z_ for zmm -------------------------------- */
-
-INLINE __m128i x_ld(const void *p) { return _mm_loadu_si128((const __m128i *)p); }
-INLINE void x_st(void *p, __m128i v) { _mm_storeu_si128((__m128i *)p, v); }
-INLINE __m128i x_add(__m128i a, __m128i b) { return _mm_add_epi32(a, b); }
-INLINE __m128i x_xor(__m128i a, __m128i b) { return _mm_xor_si128(a, b); }
-INLINE __m128i x_rot16(__m128i x) { return _mm_ror_epi32(x, 16); }
-INLINE __m128i x_rot12(__m128i x) { return _mm_ror_epi32(x, 12); }
-INLINE __m128i x_rot8(__m128i x) { return _mm_ror_epi32(x, 8); }
-INLINE __m128i x_rot7(__m128i x) { return _mm_ror_epi32(x, 7); }
-INLINE __m128i x_set1(uint32_t x) { return _mm_set1_epi32((int)x); }
-
-INLINE __m256i y_ld(const void *p) { return _mm256_loadu_si256((const __m256i *)p); }
-INLINE void y_st(void *p, __m256i v) { _mm256_storeu_si256((__m256i *)p, v); }
-INLINE __m256i y_add(__m256i a, __m256i b) { return _mm256_add_epi32(a, b); }
-INLINE __m256i y_xor(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
-INLINE __m256i y_set1(uint32_t x) { return _mm256_set1_epi32((int)x); }
-INLINE __m256i y_rot16(__m256i x) { return _mm256_ror_epi32(x, 16); }
-INLINE __m256i y_rot12(__m256i x) { return _mm256_ror_epi32(x, 12); }
-INLINE __m256i y_rot8(__m256i x) { return _mm256_ror_epi32(x, 8); }
-INLINE __m256i y_rot7(__m256i x) { return _mm256_ror_epi32(x, 7); }
+/* ---- vector helpers: z_ for zmm (y_ for ymm: blake3_ymm8.h) ----------------------------- */
 
 INLINE __m512i z_ld(const void *p) { return _mm512_loadu_si512(p); }
 INLINE __m512i z_add(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
@@ -61,8 +30,6 @@ INLINE __m512i z_rot12(__m512i x) { return _mm512_ror_epi32(x, 12); }
 INLINE __m512i z_rot8(__m512i x) { return _mm512_ror_epi32(x, 8); }
 INLINE __m512i z_rot7(__m512i x) { return _mm512_ror_epi32(x, 7); }
 
-#define PSHUFD(x, i0, i1, i2, i3) _mm_shuffle_epi32((x), _MM_SHUFFLE(i3, i2, i1, i0))
-
 /* Stores 128-bit lane `lane` (a constant 1..3) of zmm v at p. The memory form of vextracti32x4
  * is a plain store, with no shuffle uop; gcc 12 does not fuse _mm512_extracti32x4_epi32 with
  * a store, hence the asm. */
@@ -72,78 +39,61 @@ typedef long long bytes16 __attribute__((vector_size(16), aligned(1), may_alias)
 
 /* ---- row-wise compression ------------------------------------------------------------- */
 
-/* Rows r0..r3 hold state words 0-3, 4-7, 8-11, 12-15. For the diagonal step rows 0, 2 and 3
- * are rotated (row 1 stays: it is the last one a G finishes), so lane j holds diagonal j-1,
- * and the diagonal step's message words are picked in that rotated order. */
-INLINE void g_rows(__m128i *a, __m128i *b, __m128i *c, __m128i *d, __m128i mx, __m128i my) {
-  *a = x_add(x_add(*a, mx), *b);
-  *d = x_rot16(x_xor(*d, *a));
-  *c = x_add(*c, *d);
-  *b = x_rot12(x_xor(*b, *c));
-  *a = x_add(x_add(*a, my), *b);
-  *d = x_rot8(x_xor(*d, *a));
-  *c = x_add(*c, *d);
-  *b = x_rot7(x_xor(*b, *c));
-}
-
 /* Words i0..i3 of the block whose words 0-7 are in lo and 8-15 in hi. */
 INLINE __m128i pick(__m256i lo, __m256i hi, int i0, int i1, int i2, int i3) {
   const __m256i idx = _mm256_setr_epi32(i0, i1, i2, i3, 0, 0, 0, 0);
   return _mm256_castsi256_si128(_mm256_permutex2var_epi32(lo, idx, hi));
 }
 
-INLINE void round_rows(__m128i r[4], __m256i lo, __m256i hi, const uint8_t s[16]) {
-  const __m128i a = pick(lo, hi, s[0], s[2], s[4], s[6]);
-  const __m128i b = pick(lo, hi, s[1], s[3], s[5], s[7]);
-  const __m128i c = pick(lo, hi, s[14], s[8], s[10], s[12]);
-  const __m128i d = pick(lo, hi, s[15], s[9], s[11], s[13]);
-  g_rows(&r[0], &r[1], &r[2], &r[3], a, b);
-  r[0] = PSHUFD(r[0], 3, 0, 1, 2);
-  r[2] = PSHUFD(r[2], 1, 2, 3, 0);
-  r[3] = PSHUFD(r[3], 2, 3, 0, 1);
-  g_rows(&r[0], &r[1], &r[2], &r[3], c, d);
-  r[0] = PSHUFD(r[0], 1, 2, 3, 0);
-  r[2] = PSHUFD(r[2], 3, 0, 1, 2);
-  r[3] = PSHUFD(r[3], 2, 3, 0, 1);
+/* Round s on the rows, its four message vectors picked straight from the block by vpermt2d
+ * with the schedule as index (the diagonal ones in round_rows' rotated order). */
+INLINE void round_picked(__m128i r[4], __m256i lo, __m256i hi, const uint8_t s[16]) {
+  round_rows(r, pick(lo, hi, s[0], s[2], s[4], s[6]), pick(lo, hi, s[1], s[3], s[5], s[7]),
+             pick(lo, hi, s[14], s[8], s[10], s[12]), pick(lo, hi, s[15], s[9], s[11], s[13]));
 }
 
-INLINE void compress_rows(__m128i r[4], const uint32_t cv[8], const uint8_t block[64],
+/* The seven rounds on the rows r, the block's words 0-7 in lo and 8-15 in hi. */
+INLINE void rounds_picked(__m128i r[4], __m256i lo, __m256i hi) {
+  round_picked(r, lo, hi, blake3_msg_schedule[0]);
+  round_picked(r, lo, hi, blake3_msg_schedule[1]);
+  round_picked(r, lo, hi, blake3_msg_schedule[2]);
+  round_picked(r, lo, hi, blake3_msg_schedule[3]);
+  round_picked(r, lo, hi, blake3_msg_schedule[4]);
+  round_picked(r, lo, hi, blake3_msg_schedule[5]);
+  round_picked(r, lo, hi, blake3_msg_schedule[6]);
+}
+
+INLINE void compress_picked(__m128i r[4], const uint32_t cv[8], const uint8_t block[64],
                           uint8_t block_len, uint64_t counter, uint8_t flags) {
-  r[0] = x_ld(cv);
-  r[1] = x_ld(cv + 4);
-  r[2] = x_ld(IV32);
+  r[0] = ld(cv);
+  r[1] = ld(cv + 4);
+  r[2] = ld(blake3_iv);
   r[3] = _mm_setr_epi32((int)blake3_counter_low(counter), (int)blake3_counter_high(counter),
                         (int)block_len, (int)flags);
   /* 16-byte loads: a caller that has just written the block in 16-byte (or smaller) pieces
    * would stall a 32-byte load until those stores drain. */
-  const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(x_ld(block)), x_ld(block + 16), 1);
-  const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(x_ld(block + 32)), x_ld(block + 48), 1);
-  round_rows(r, lo, hi, SCHEDULE[0]);
-  round_rows(r, lo, hi, SCHEDULE[1]);
-  round_rows(r, lo, hi, SCHEDULE[2]);
-  round_rows(r, lo, hi, SCHEDULE[3]);
-  round_rows(r, lo, hi, SCHEDULE[4]);
-  round_rows(r, lo, hi, SCHEDULE[5]);
-  round_rows(r, lo, hi, SCHEDULE[6]);
+  const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(ld(block)), ld(block + 16), 1);
+  const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(ld(block + 32)), ld(block + 48), 1);
+  rounds_picked(r, lo, hi);
 }
 
 void blake3_compress_in_place_avx512(uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
                                      uint8_t block_len, uint64_t counter, uint8_t flags) {
   __m128i r[4];
-  compress_rows(r, cv, block, block_len, counter, flags);
-  x_st(cv, x_xor(r[0], r[2]));
-  x_st(cv + 4, x_xor(r[1], r[3]));
+  compress_picked(r, cv, block, block_len, counter, flags);
+  st(cv, xor(r[0], r[2]));
+  st(cv + 4, xor(r[1], r[3]));
 }
 
 void blake3_compress_xof_avx512(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
                                 uint8_t block_len, uint64_t counter, uint8_t flags,
                                 uint8_t out[64]) {
   __m128i r[4];
-  compress_rows(r, cv, block, block_len, counter, flags);
-  x_st(out, x_xor(r[0], r[2]));
-  x_st(out + 16, x_xor(r[1], r[3]));
-  x_st(out + 32, x_xor(r[2], x_ld(cv)));
-  x_st(out + 48, x_xor(r[3], x_ld(cv + 4)));
+  compress_picked(r, cv, block, block_len, counter, flags);
+  st(out, xor(r[0], r[2]));
+  st(out + 16, xor(r[1], r[3]));
+  st(out + 32, xor(r[2], ld(cv)));
+  st(out + 48, xor(r[3], ld(cv + 4)));
 }
 
 /* ---- many lanes: the rounds --------------------------------------------------------- */
@@ -189,7 +139,7 @@ void blake3_compress_xof_avx512(const uint32_t cv[8], const uint8_t block[BLAKE3
 
 #define ROUND(T, r)                                                                          \
   do {                                                                                       \
-    const uint8_t *s = SCHEDULE[r];                                                          \
+    const uint8_t *s = blake3_msg_schedule[r];                                               \
     G4(T, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, s[0], s[2], s[4], s[6], s[1], \
        s[3], s[5], s[7]);                                                                    \
     G4(T, 0, 1, 2, 3, 5, 6, 7, 4, 10, 11, 8, 9, 15, 12, 13, 14, s[8], s[10], s[12], s[14],   \
@@ -228,7 +178,7 @@ INLINE void transpose16_store(const __m512i rows[16], uint8_t *dst) {
     gather4x4(rows[4 * g], rows[4 * g + 1], rows[4 * g + 2], rows[4 * g + 3], t);
     for (int r = 0; r < 4; r++) {
       uint8_t *o = dst + 64 * r + 16 * g;
-      x_st(o, _mm512_castsi512_si128(t[r]));
+      st(o, _mm512_castsi512_si128(t[r]));
       STORE_LANE(o + 64 * 4, t[r], 1);
       STORE_LANE(o + 64 * 8, t[r], 2);
       STORE_LANE(o + 64 * 12, t[r], 3);
@@ -261,10 +211,9 @@ INLINE void hash16_words(const uint8_t *const in[16], size_t blocks, const uint3
     uint32_t f = flags;
     if (blk == 0) f |= flags_start;
     if (blk + 1 == blocks) f |= flags_end;
-    __m512i v[16] = {h[0],          h[1],          h[2],          h[3],
-                     h[4],          h[5],          h[6],          h[7],
-                     z_set1(IV32[0]), z_set1(IV32[1]), z_set1(IV32[2]), z_set1(IV32[3]),
-                     lo,            hi,            z_set1(BLAKE3_BLOCK_LEN), z_set1(f)};
+    __m512i v[16] = {h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7],
+                     z_set1(blake3_iv[0]), z_set1(blake3_iv[1]), z_set1(blake3_iv[2]),
+                     z_set1(blake3_iv[3]), lo, hi, z_set1(BLAKE3_BLOCK_LEN), z_set1(f)};
     SEVEN_ROUNDS(z_);
     for (int i = 0; i < 8; i++) h[i] = z_xor(v[i], v[i + 8]);
   }
@@ -283,7 +232,7 @@ static void hash16(const uint8_t *const in[16], size_t blocks, const uint32_t ke
     gather4x4(h[4 * half], h[4 * half + 1], h[4 * half + 2], h[4 * half + 3], t);
     for (int r = 0; r < 4; r++) {
       uint8_t *o = out + 32 * r + 16 * half;
-      x_st(o, _mm512_castsi512_si128(t[r]));
+      st(o, _mm512_castsi512_si128(t[r]));
       STORE_LANE(o + 32 * 4, t[r], 1);
       STORE_LANE(o + 32 * 8, t[r], 2);
       STORE_LANE(o + 32 * 12, t[r], 3);
@@ -293,72 +242,11 @@ static void hash16(const uint8_t *const in[16], size_t blocks, const uint32_t ke
 
 /* ---- eight lanes (ymm), for tails ----------------------------------------------------- */
 
-/* 4x4 transpose inside each 128-bit half. */
-INLINE void transpose4x2(__m256i *x0, __m256i *x1, __m256i *x2, __m256i *x3) {
-  __m256i t0 = _mm256_unpacklo_epi32(*x0, *x1), t1 = _mm256_unpackhi_epi32(*x0, *x1);
-  __m256i t2 = _mm256_unpacklo_epi32(*x2, *x3), t3 = _mm256_unpackhi_epi32(*x2, *x3);
-  *x0 = _mm256_unpacklo_epi64(t0, t2);
-  *x1 = _mm256_unpackhi_epi64(t0, t2);
-  *x2 = _mm256_unpacklo_epi64(t1, t3);
-  *x3 = _mm256_unpackhi_epi64(t1, t3);
-}
-
-/* 16 bytes from lo in the low half, 16 bytes from hi in the high half. */
-INLINE __m256i ld_halves(const uint8_t *lo, const uint8_t *hi) {
-  return _mm256_inserti128_si256(_mm256_castsi128_si256(x_ld(lo)), x_ld(hi), 1);
-}
-
-/* Hashes in[0..7] to eight CVs written at out[0..255]. */
-static void hash8(const uint8_t *const in[8], size_t blocks, const uint32_t key[8],
-                  const uint32_t ctr_lo[8], const uint32_t ctr_hi[8], uint8_t flags,
-                  uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
-  __m256i h[8];
-  for (int i = 0; i < 8; i++) h[i] = y_set1(key[i]);
-  const __m256i lo = y_ld(ctr_lo), hi = y_ld(ctr_hi);
-  for (size_t blk = 0; blk < blocks; blk++) {
-    const size_t off = blk * BLAKE3_BLOCK_LEN;
-    __m256i m[16];
-    for (int g = 0; g < 4; g++) {
-      const size_t o = off + 16 * g;
-      m[4 * g + 0] = ld_halves(in[0] + o, in[4] + o);
-      m[4 * g + 1] = ld_halves(in[1] + o, in[5] + o);
-      m[4 * g + 2] = ld_halves(in[2] + o, in[6] + o);
-      m[4 * g + 3] = ld_halves(in[3] + o, in[7] + o);
-      transpose4x2(&m[4 * g + 0], &m[4 * g + 1], &m[4 * g + 2], &m[4 * g + 3]);
-    }
-    uint32_t f = flags;
-    if (blk == 0) f |= flags_start;
-    if (blk + 1 == blocks) f |= flags_end;
-    __m256i v[16] = {h[0],          h[1],          h[2],          h[3],
-                     h[4],          h[5],          h[6],          h[7],
-                     y_set1(IV32[0]), y_set1(IV32[1]), y_set1(IV32[2]), y_set1(IV32[3]),
-                     lo,            hi,            y_set1(BLAKE3_BLOCK_LEN), y_set1(f)};
-    SEVEN_ROUNDS(y_);
-    for (int i = 0; i < 8; i++) h[i] = y_xor(v[i], v[i + 8]);
-  }
-  transpose4x2(&h[0], &h[1], &h[2], &h[3]);
-  transpose4x2(&h[4], &h[5], &h[6], &h[7]);
-  for (int k = 0; k < 4; k++) {
-    y_st(out + 32 * k, _mm256_permute2x128_si256(h[k], h[4 + k], 0x20));
-    y_st(out + 32 * (k + 4), _mm256_permute2x128_si256(h[k], h[4 + k], 0x31));
-  }
-}
+/* The y_ helpers and hash8, with this file's interleaved rounds (32 registers leave room). */
+#define B3Y_ROUNDS() SEVEN_ROUNDS(y_)
+#include "blake3_ymm8.h"
 
 /* ---- hash_many ------------------------------------------------------------------------ */
-
-static void hash_one(const uint8_t *in, size_t blocks, const uint32_t key[8], uint64_t counter,
-                     uint8_t flags, uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
-  uint32_t cv[8];
-  memcpy(cv, key, sizeof cv);
-  uint8_t f = (uint8_t)(flags | flags_start);
-  for (size_t blk = 0; blk < blocks; blk++) {
-    if (blk + 1 == blocks) f |= flags_end;
-    blake3_compress_in_place_avx512(cv, in + blk * BLAKE3_BLOCK_LEN, BLAKE3_BLOCK_LEN, counter,
-                                    f);
-    f = flags;
-  }
-  for (int i = 0; i < 8; i++) blake3_store32(out + 4 * i, cv[i]);
-}
 
 void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, size_t blocks,
                              const uint32_t key[8], uint64_t counter, int increment_counter,
@@ -371,8 +259,9 @@ void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, si
   while (i < num_inputs) {
     const size_t rest = num_inputs - i;
     if (rest == 1) {
-      hash_one(inputs[i], blocks, key, counter + (increment_counter ? i : 0), flags,
-               flags_start, flags_end, out + 32 * i);
+      blake3_hash_one(blake3_compress_in_place_avx512, inputs[i], blocks, key,
+                      counter + (increment_counter ? i : 0), flags, flags_start, flags_end,
+                      out + 32 * i);
       return;
     }
     /* Groups of 16 in zmm, 9..15 left as one padded zmm group, 2..8 as one (padded) ymm
@@ -398,7 +287,7 @@ void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, si
   }
 }
 
-/* ---- subtree: chunks and parents without leaving word-major layout ------------------- */
+/* ---- parents without leaving word-major layout --------------------------------------- */
 
 /* hash16_words leaves sixteen CVs word-major (h[w] lane n = word w of CV n), which is also the
  * layout sixteen parent compressions want their message in: parent p of two neighbouring groups
@@ -409,13 +298,14 @@ void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, si
  * loads would wait on the 16-byte stores that wrote those CVs). */
 
 /* NAME(m, key, flags, h): the CVs of as many parents as VEC has lanes, whose message words are
- * m[0..15], word-major, into h[0..7]; T is the helper prefix of VEC (z_, y_ or x_). */
+ * m[0..15], word-major, into h[0..7]; T is the helper prefix of VEC (z_, y_, or none: xmm). */
 #define PARENT_WORDS(NAME, VEC, T)                                                           \
   INLINE void NAME(const VEC m[16], const uint32_t key[8], uint8_t flags, VEC h[8]) {        \
-    VEC v[16] = {T##set1(key[0]),  T##set1(key[1]),  T##set1(key[2]),  T##set1(key[3]),      \
-                 T##set1(key[4]),  T##set1(key[5]),  T##set1(key[6]),  T##set1(key[7]),      \
-                 T##set1(IV32[0]), T##set1(IV32[1]), T##set1(IV32[2]), T##set1(IV32[3]),     \
-                 T##set1(0),       T##set1(0),       T##set1(BLAKE3_BLOCK_LEN),              \
+    VEC v[16] = {T##set1(key[0]),       T##set1(key[1]),       T##set1(key[2]),             \
+                 T##set1(key[3]),       T##set1(key[4]),       T##set1(key[5]),             \
+                 T##set1(key[6]),       T##set1(key[7]),       T##set1(blake3_iv[0]),       \
+                 T##set1(blake3_iv[1]), T##set1(blake3_iv[2]), T##set1(blake3_iv[3]),       \
+                 T##set1(0),            T##set1(0),            T##set1(BLAKE3_BLOCK_LEN),   \
                  T##set1((uint32_t)(flags | PARENT))};                                       \
     SEVEN_ROUNDS(T);                                                                         \
     for (int i = 0; i < 8; i++) h[i] = T##xor(v[i], v[i + 8]);                               \
@@ -423,7 +313,7 @@ void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, si
 
 PARENT_WORDS(parent16_words, __m512i, z_) /* sixteen parents */
 PARENT_WORDS(parent8_words, __m256i, y_)  /* eight: the last levels of a subtree */
-PARENT_WORDS(parent4_words, __m128i, x_)  /* up to four */
+PARENT_WORDS(parent4_words, __m128i, )  /* up to four */
 
 /* out <- the sixteen parents of the 32 CVs a (left) then b, word-major. out may alias a or b:
  * both are read whole before out is written. */
@@ -446,18 +336,12 @@ INLINE void merge16(const __m512i a[8], const __m512i b[8], const uint32_t key[8
  * tree are a chain of single compressions, each waiting on the one before). */
 INLINE __m256i parent_rows(__m256i lo, __m256i hi, const uint32_t key[8], uint8_t flags) {
   __m128i r[4];
-  r[0] = x_ld(key);
-  r[1] = x_ld(key + 4);
-  r[2] = x_ld(IV32);
+  r[0] = ld(key);
+  r[1] = ld(key + 4);
+  r[2] = ld(blake3_iv);
   r[3] = _mm_setr_epi32(0, 0, BLAKE3_BLOCK_LEN, flags | PARENT);
-  round_rows(r, lo, hi, SCHEDULE[0]);
-  round_rows(r, lo, hi, SCHEDULE[1]);
-  round_rows(r, lo, hi, SCHEDULE[2]);
-  round_rows(r, lo, hi, SCHEDULE[3]);
-  round_rows(r, lo, hi, SCHEDULE[4]);
-  round_rows(r, lo, hi, SCHEDULE[5]);
-  round_rows(r, lo, hi, SCHEDULE[6]);
-  return _mm256_inserti128_si256(_mm256_castsi128_si256(x_xor(r[0], r[2])), x_xor(r[1], r[3]),
+  rounds_picked(r, lo, hi);
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(xor(r[0], r[2])), xor(r[1], r[3]),
                                  1);
 }
 
@@ -511,43 +395,48 @@ static void reduce16(const __m512i h[8], const uint32_t key[8], uint8_t flags, s
   y_st(out, parent_rows(left, right, key, flags));
 }
 
-/* Levels of pending groups: up to 2^B3S_LEVELS groups, i.e. subtrees of up to 16 << 7 = 2048
- * chunks (the last group's merges end above the last pending level); 7 x 512 B of stack. */
-#define B3S_LEVELS 7
-_Static_assert((16u << B3S_LEVELS) >= BLAKE3_SUBTREE_MAX, "pending[] too shallow");
+/* ---- subtree: the steps blake3_subtree16.h puts in order ------------------------------ */
 
-void blake3_subtree_avx512(const uint8_t *input, size_t chunks, const uint32_t key[8],
-                           uint64_t counter, uint8_t flags, size_t outs, uint8_t *out) {
-  /* pending[l]: a finished group of sixteen CVs at level l (each the CV of 2^l chunks x 16),
-   * waiting for its right neighbour; merged lazily like a binary counter, so the CVs stay in
-   * L1 and the stack stays small whatever the subtree size. */
-  __m512i pending[B3S_LEVELS][8];
-  __m512i cur[8];
-  const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  const size_t groups = chunks / 16;
-  for (size_t g = 0; g < groups; g++) {
-    const uint8_t *in[16];
-    for (int j = 0; j < 16; j++) in[j] = input + (16 * g + (size_t)j) * BLAKE3_CHUNK_LEN;
-    const uint64_t c = counter + 16 * g;
-    const __m512i base = z_set1(blake3_counter_low(c));
-    const __m512i lo = z_add(base, iota);
-    /* a lane whose low word wrapped around carries into the high word */
-    const __mmask16 carry = _mm512_cmplt_epu32_mask(lo, base);
-    const __m512i hi0 = z_set1(blake3_counter_high(c));
-    const __m512i hi = _mm512_mask_add_epi32(hi0, carry, hi0, z_set1(1));
-    hash16_words(in, BLAKE3_CHUNK_LEN / BLAKE3_BLOCK_LEN, key, lo, hi, flags, CHUNK_START,
-                 CHUNK_END, cur);
-    size_t level = 0;
-    for (size_t done = g + 1; (done & 1) == 0; done >>= 1) {
-      merge16(pending[level], cur, key, flags, cur);
-      level++;
-    }
-    if (g + 1 < groups)
-      for (int w = 0; w < 8; w++) pending[level][w] = cur[w];
-  }
-  /* cur is the last group merged with everything before it: the sixteen top CVs */
-  reduce16(cur, key, flags, outs, out);
+INLINE void load_cv16(const blake3_cv16 *c, __m512i h[8]) {
+  for (int w = 0; w < 8; w++) h[w] = _mm512_load_si512(c->w[w]);
 }
+
+INLINE void store_cv16(blake3_cv16 *c, const __m512i h[8]) {
+  for (int w = 0; w < 8; w++) _mm512_store_si512(c->w[w], h[w]);
+}
+
+INLINE void b3s16_chunks(const uint8_t *input, const uint32_t key[8], uint64_t counter,
+                         uint8_t flags, const blake3_cv16 *lefts, size_t merges,
+                         blake3_cv16 *out) {
+  const uint8_t *in[16];
+  for (int j = 0; j < 16; j++) in[j] = input + (size_t)j * BLAKE3_CHUNK_LEN;
+  const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m512i base = z_set1(blake3_counter_low(counter));
+  const __m512i lo = z_add(base, iota);
+  /* a lane whose low word wrapped around carries into the high word */
+  const __mmask16 carry = _mm512_cmplt_epu32_mask(lo, base);
+  const __m512i hi0 = z_set1(blake3_counter_high(counter));
+  const __m512i hi = _mm512_mask_add_epi32(hi0, carry, hi0, z_set1(1));
+  __m512i h[8];
+  hash16_words(in, BLAKE3_CHUNK_LEN / BLAKE3_BLOCK_LEN, key, lo, hi, flags, CHUNK_START,
+               CHUNK_END, h);
+  for (size_t l = 0; l < merges; l++) {
+    __m512i left[8];
+    load_cv16(&lefts[l], left);
+    merge16(left, h, key, flags, h);
+  }
+  store_cv16(out, h);
+}
+
+INLINE void b3s16_top(const blake3_cv16 *cvs, const uint32_t key[8], uint8_t flags,
+                      size_t outs, uint8_t *out) {
+  __m512i h[8];
+  load_cv16(cvs, h);
+  reduce16(h, key, flags, outs, out);
+}
+
+#define B3S16_FN(fn) fn##_avx512
+#include "blake3_subtree16.h"
 
 /* ---- xof_many ------------------------------------------------------------------------- */
 
@@ -558,7 +447,7 @@ static void xof16(const uint32_t cv[8], const uint8_t block[64], uint8_t block_l
   __m512i m[16], v[16];
   for (int i = 0; i < 16; i++) m[i] = z_set1(blake3_load32(block + 4 * i));
   for (int i = 0; i < 8; i++) v[i] = z_set1(cv[i]);
-  for (int i = 0; i < 4; i++) v[8 + i] = z_set1(IV32[i]);
+  for (int i = 0; i < 4; i++) v[8 + i] = z_set1(blake3_iv[i]);
   const __m512i base = z_set1(blake3_counter_low(counter));
   const __m512i lo = z_add(base, _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
                                                    13, 14, 15));

@@ -1,14 +1,17 @@
 /*
  * blake3-fast: CPU detection and the kernel table.
  *
- * The build defines BLAKE3_HAVE_<ISA> for each ISA file it compiled, so this file only names
- * kernels that exist. Detection runs once: the first caller claims the job with a
- * compare-and-swap, fills the table and publishes it with a release store; a caller that
- * arrives meanwhile waits the few microseconds until the table is ready. Nothing is allocated
+ * The table, the names and the masks are generated from BLAKE3_ISAS (blake3_impl.h); the build
+ * defines BLAKE3_HAVE_<ID>=1 for each ISA file it compiled, so this file only names kernels that
+ * exist. What stays written out per architecture is how its CPUs say what they have.
+ *
+ * Detection runs once: the first caller claims the job with a compare-and-swap, fills the
+ * table and publishes it with a release store; a caller that arrives meanwhile waits the few
+ * microseconds until the table is ready. Nothing is allocated
  * and no library call is made except getauxval on the architectures that need it.
  *
- * Ranking: within an architecture the ISAs are ordered by their enum value (x86-64: portable <
- * sse2 < sse41 < avx2 < avx512; elsewhere portable < the architecture's one SIMD ISA).
+ * Ranking: within an architecture the ISAs are ordered by their place in BLAKE3_ISAS (x86-64:
+ * portable < sse2 < sse41 < avx2 < avx512; elsewhere portable < the architecture's SIMD ISA).
  */
 #include "blake3_impl.h"
 
@@ -36,176 +39,49 @@
 #endif
 #endif
 
+#define B3D_ARCH_ANY 1
+#define BLAKE3_HAVE_PORTABLE 1
 #define B3D_BIT(isa) (1u << (isa))
 
 /* The ISAs of this architecture (whether or not this build compiled them). */
-#if defined(B3D_ARCH_X86_64)
-#define B3D_FAMILY                                                                              \
-  (B3D_BIT(BLAKE3_ISA_PORTABLE) | B3D_BIT(BLAKE3_ISA_SSE2) | B3D_BIT(BLAKE3_ISA_SSE41) |         \
-   B3D_BIT(BLAKE3_ISA_AVX2) | B3D_BIT(BLAKE3_ISA_AVX512))
-#elif defined(B3D_ARCH_AARCH64)
-#define B3D_FAMILY (B3D_BIT(BLAKE3_ISA_PORTABLE) | B3D_BIT(BLAKE3_ISA_NEON))
-#elif defined(B3D_ARCH_PPC64LE)
-#define B3D_FAMILY (B3D_BIT(BLAKE3_ISA_PORTABLE) | B3D_BIT(BLAKE3_ISA_VSX))
-#elif defined(B3D_ARCH_RISCV64)
-#define B3D_FAMILY (B3D_BIT(BLAKE3_ISA_PORTABLE) | B3D_BIT(BLAKE3_ISA_RVV))
-#elif defined(B3D_ARCH_LOONGARCH64)
-#define B3D_FAMILY (B3D_BIT(BLAKE3_ISA_PORTABLE) | B3D_BIT(BLAKE3_ISA_LSX))
-#elif defined(B3D_ARCH_S390X)
-#define B3D_FAMILY (B3D_BIT(BLAKE3_ISA_PORTABLE) | B3D_BIT(BLAKE3_ISA_VX))
-#else
-#define B3D_FAMILY B3D_BIT(BLAKE3_ISA_PORTABLE)
-#endif
-
-/* Lanes per hash_many call. An ISA file may widen its own (e.g. LASX in the LSX file) by having
- * the build define BLAKE3_<ISA>_DEGREE. */
-#ifndef BLAKE3_SSE2_DEGREE
-#define BLAKE3_SSE2_DEGREE 4
-#endif
-#ifndef BLAKE3_SSE41_DEGREE
-#define BLAKE3_SSE41_DEGREE 4
-#endif
-#ifndef BLAKE3_AVX2_DEGREE
-#define BLAKE3_AVX2_DEGREE 8
-#endif
-#ifndef BLAKE3_AVX512_DEGREE
-#define BLAKE3_AVX512_DEGREE 16
-#endif
-#ifndef BLAKE3_NEON_DEGREE
-#define BLAKE3_NEON_DEGREE 4
-#endif
-#ifndef BLAKE3_VSX_DEGREE
-#define BLAKE3_VSX_DEGREE 4
-#endif
-#ifndef BLAKE3_LSX_DEGREE
-#define BLAKE3_LSX_DEGREE 4
-#endif
-#ifndef BLAKE3_VX_DEGREE
-#define BLAKE3_VX_DEGREE 4
-#endif
-
-/* Stand-in xof_many for ISAs without one: consecutive output blocks, one compression each. */
-#define B3D_XOF_LOOP(isa)                                                                       \
-  static void b3d_xof_loop_##isa(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],   \
-                                 uint8_t block_len, uint64_t counter, uint8_t flags,            \
-                                 uint8_t *out, size_t n) {                                      \
-    for (size_t j = 0; j < n; j++)                                                              \
-      blake3_compress_xof_##isa(cv, block, block_len, counter + j, flags,                       \
-                                out + (size_t)BLAKE3_BLOCK_LEN * j);                            \
-  }
-
-#define B3D_ENTRY(ISA, isa, label, deg, xof, subtree)                                           \
-  [BLAKE3_ISA_##ISA] = {BLAKE3_ISA_##ISA,                                                       \
-                        label,                                                                  \
-                        deg,                                                                    \
-                        blake3_compress_in_place_##isa,                                         \
-                        blake3_compress_xof_##isa,                                              \
-                        blake3_hash_many_##isa,                                                 \
-                        xof,                                                                    \
-                        subtree}
-
-B3D_XOF_LOOP(portable)
-#ifdef BLAKE3_HAVE_SSE2
-B3D_XOF_LOOP(sse2)
-#endif
-#ifdef BLAKE3_HAVE_SSE41
-B3D_XOF_LOOP(sse41)
-#endif
-#ifdef BLAKE3_HAVE_AVX2
-B3D_XOF_LOOP(avx2)
-#endif
-#if defined(BLAKE3_HAVE_AVX512) && !defined(BLAKE3_HAVE_XOF_MANY_AVX512)
-B3D_XOF_LOOP(avx512)
-#endif
-#ifdef BLAKE3_HAVE_NEON
-B3D_XOF_LOOP(neon)
-#endif
-#ifdef BLAKE3_HAVE_VSX
-B3D_XOF_LOOP(vsx)
-#endif
-#ifdef BLAKE3_HAVE_RVV
-B3D_XOF_LOOP(rvv)
-#endif
-#ifdef BLAKE3_HAVE_LSX
-B3D_XOF_LOOP(lsx)
-#endif
-#ifdef BLAKE3_HAVE_VX
-B3D_XOF_LOOP(vx)
-#endif
-
-/* Written only by the thread that wins the init race (the RVV degree), read after it publishes. */
-static blake3_kernel b3d_kernels[BLAKE3_ISA_COUNT] = {
-    B3D_ENTRY(PORTABLE, portable, "portable", 1, b3d_xof_loop_portable, NULL),
-#ifdef BLAKE3_HAVE_SSE2
-    B3D_ENTRY(SSE2, sse2, "sse2", BLAKE3_SSE2_DEGREE, b3d_xof_loop_sse2, NULL),
-#endif
-#ifdef BLAKE3_HAVE_SSE41
-    B3D_ENTRY(SSE41, sse41, "sse41", BLAKE3_SSE41_DEGREE, b3d_xof_loop_sse41, NULL),
-#endif
-#ifdef BLAKE3_HAVE_AVX2
-    B3D_ENTRY(AVX2, avx2, "avx2", BLAKE3_AVX2_DEGREE, b3d_xof_loop_avx2, NULL),
-#endif
-#ifdef BLAKE3_HAVE_AVX512
-#ifdef BLAKE3_HAVE_XOF_MANY_AVX512
-    B3D_ENTRY(AVX512, avx512, "avx512", BLAKE3_AVX512_DEGREE, blake3_xof_many_avx512,
-              blake3_subtree_avx512),
-#else
-    B3D_ENTRY(AVX512, avx512, "avx512", BLAKE3_AVX512_DEGREE, b3d_xof_loop_avx512,
-              blake3_subtree_avx512),
-#endif
-#endif
-#ifdef BLAKE3_HAVE_NEON
-    B3D_ENTRY(NEON, neon, "neon", BLAKE3_NEON_DEGREE, b3d_xof_loop_neon, NULL),
-#endif
-#ifdef BLAKE3_HAVE_VSX
-    B3D_ENTRY(VSX, vsx, "vsx", BLAKE3_VSX_DEGREE, b3d_xof_loop_vsx, NULL),
-#endif
-#ifdef BLAKE3_HAVE_RVV
-    B3D_ENTRY(RVV, rvv, "rvv", 1, b3d_xof_loop_rvv, NULL), /* degree set at init */
-#endif
-#ifdef BLAKE3_HAVE_LSX
-    B3D_ENTRY(LSX, lsx, "lsx", BLAKE3_LSX_DEGREE, b3d_xof_loop_lsx, NULL),
-#endif
-#ifdef BLAKE3_HAVE_VX
-    B3D_ENTRY(VX, vx, "vx", BLAKE3_VX_DEGREE, b3d_xof_loop_vx, NULL),
-#endif
-};
-
-/* Every ISA name, compiled or not, for blake3_isa_from_name. */
-static const char *const b3d_names[BLAKE3_ISA_COUNT] = {
-    "portable", "sse2", "sse41", "avx2", "avx512", "neon", "vsx", "rvv", "lsx", "vx",
-};
+#define B3D_FAMILY_BIT(ID, name, arch, degree, rows, xof, subtree)                              \
+  | (BLAKE3_IS_SET(B3D_ARCH_##arch) ? B3D_BIT(BLAKE3_ISA_##ID) : 0u)
+#define B3D_FAMILY (0u BLAKE3_ISAS(B3D_FAMILY_BIT))
 
 /* The ISAs compiled into this build. */
-static const uint32_t b3d_compiled = B3D_BIT(BLAKE3_ISA_PORTABLE)
-#ifdef BLAKE3_HAVE_SSE2
-                                     | B3D_BIT(BLAKE3_ISA_SSE2)
-#endif
-#ifdef BLAKE3_HAVE_SSE41
-                                     | B3D_BIT(BLAKE3_ISA_SSE41)
-#endif
-#ifdef BLAKE3_HAVE_AVX2
-                                     | B3D_BIT(BLAKE3_ISA_AVX2)
-#endif
-#ifdef BLAKE3_HAVE_AVX512
-                                     | B3D_BIT(BLAKE3_ISA_AVX512)
-#endif
-#ifdef BLAKE3_HAVE_NEON
-                                     | B3D_BIT(BLAKE3_ISA_NEON)
-#endif
-#ifdef BLAKE3_HAVE_VSX
-                                     | B3D_BIT(BLAKE3_ISA_VSX)
-#endif
-#ifdef BLAKE3_HAVE_RVV
-                                     | B3D_BIT(BLAKE3_ISA_RVV)
-#endif
-#ifdef BLAKE3_HAVE_LSX
-                                     | B3D_BIT(BLAKE3_ISA_LSX)
-#endif
-#ifdef BLAKE3_HAVE_VX
-                                     | B3D_BIT(BLAKE3_ISA_VX)
-#endif
-    ;
+#define B3D_COMPILED_BIT(ID, name, arch, degree, rows, xof, subtree)                            \
+  | (BLAKE3_IS_SET(BLAKE3_HAVE_##ID) ? B3D_BIT(BLAKE3_ISA_##ID) : 0u)
+static const uint32_t b3d_compiled = 0u BLAKE3_ISAS(B3D_COMPILED_BIT);
+
+/* Stand-in xof_many for ISAs without one: consecutive output blocks, one compression each. */
+#define B3D_XOF_DEF_WIDE(ID, name, rows)
+#define B3D_XOF_DEF_LOOP(ID, name, rows)                                                        \
+  BLAKE3_IF(BLAKE3_IS_SET(BLAKE3_HAVE_##ID))(                                                   \
+  static void b3d_xof_loop_##name(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],  \
+                                  uint8_t block_len, uint64_t counter, uint8_t flags,           \
+                                  uint8_t *out, size_t n) {                                     \
+    for (size_t j = 0; j < n; j++)                                                              \
+      blake3_compress_xof_##rows(cv, block, block_len, counter + j, flags,                      \
+                                 out + (size_t)BLAKE3_BLOCK_LEN * j);                           \
+  })
+#define B3D_XOF_LOOP(ID, name, arch, degree, rows, xof, subtree) B3D_XOF_DEF_##xof(ID, name, rows)
+BLAKE3_ISAS(B3D_XOF_LOOP)
+
+#define B3D_XOF_FN_LOOP(name) b3d_xof_loop_##name
+#define B3D_XOF_FN_WIDE(name) blake3_xof_many_##name
+#define B3D_SUBTREE_FN_NONE(name) NULL
+#define B3D_SUBTREE_FN_OWN(name) blake3_subtree_##name
+#define B3D_ENTRY(ID, name, arch, degree, rows, xof, subtree)                                   \
+  BLAKE3_IF(BLAKE3_IS_SET(BLAKE3_HAVE_##ID))(                                                   \
+  [BLAKE3_ISA_##ID] = {BLAKE3_ISA_##ID, #name, degree, blake3_compress_in_place_##rows,         \
+                       blake3_compress_xof_##rows, blake3_hash_many_##name,                     \
+                       B3D_XOF_FN_##xof(name), B3D_SUBTREE_FN_##subtree(name)},)
+
+/* Written only by the thread that wins the init race (the RVV degree), read after it publishes. */
+static blake3_kernel b3d_kernels[BLAKE3_ISA_COUNT] = {BLAKE3_ISAS(B3D_ENTRY)};
+
+/* Every ISA name, compiled or not, for blake3_isa_from_name. */
+static const char *const b3d_names[BLAKE3_ISA_COUNT] = {BLAKE3_ISA_NAMES};
 
 /* ---- what the CPU and OS can run ------------------------------------------------------- */
 

@@ -1,17 +1,19 @@
 /*
  * blake3-fast: definitions shared by every native source file.
  *
- * The native side is stateless. Every ISA file (blake3_<isa>.c) provides the same three
- * functions, named blake3_<fn>_<isa>:
+ * The native side is stateless. Every ISA file (blake3_<isa>.c) provides functions named
+ * blake3_<fn>_<isa>, as its entry in BLAKE3_ISAS below says:
  *
  *   compress_in_place  one block, row-wise: cv <- first half of the compression output
  *   compress_xof       one block, row-wise: all 64 output bytes (for the root's XOF)
+ *                      (or it names another ISA's pair)
  *   hash_many          N independent inputs of the same number of blocks, one per SIMD lane
+ *   xof_many           optional: consecutive root output blocks many at a time
+ *   subtree            optional: a whole aligned subtree of chunks, its CVs kept in the
+ *                      kernel's own layout between levels (blake3_subtree16.h)
  *
- * and may provide a fourth, xof_many (consecutive root output blocks many at a time), and a
- * fifth, subtree (a whole aligned subtree of chunks to one CV, keeping the CVs in the kernel's
- * own layout between levels).
- * blake3_dispatch.c picks one set from CPU detection; blake3_tree.c builds the tree above them.
+ * blake3_dispatch.c picks one set from CPU detection; blake3_tree.c builds the tree above them,
+ * the only place that decides how an input is cut.
  */
 #ifndef BLAKE3_IMPL_H
 #define BLAKE3_IMPL_H
@@ -40,23 +42,88 @@ enum blake3_flags {
   DERIVE_KEY_MATERIAL = 1 << 6,
 };
 
-/* The kernels a build can contain. The numbers cross JNI (NativeBlake3.java mirrors them). */
-enum blake3_isa {
-  BLAKE3_ISA_PORTABLE = 0,
-  BLAKE3_ISA_SSE2 = 1,
-  BLAKE3_ISA_SSE41 = 2,
-  BLAKE3_ISA_AVX2 = 3,
-  BLAKE3_ISA_AVX512 = 4,
-  BLAKE3_ISA_NEON = 5,
-  BLAKE3_ISA_VSX = 6,
-  BLAKE3_ISA_RVV = 7,
-  BLAKE3_ISA_LSX = 8,
-  BLAKE3_ISA_VX = 9,
-  BLAKE3_ISA_COUNT = 10
+/*
+ * Every kernel, one line each; everything that lists the ISAs (the enum, the declarations, the
+ * dispatch table, the names, the compiled mask, the test drivers) is generated from this list.
+ *
+ *   X(ID, name, arch, degree, rows, xof, subtree)
+ *
+ *   ID       BLAKE3_ISA_<ID>; its position is its number, which crosses JNI (NativeBlake3.java
+ *            mirrors the names in this order, a test compares them): append only
+ *   name     as -Dblake3.isa and BLAKE3_ISA spell it; also the file blake3_<name>.c, its
+ *            functions blake3_<fn>_<name>, and BLAKE3_HAVE_<ID>=1, which CMake defines when it
+ *            compiled that file
+ *   arch     the architecture whose CPUs may run it (B3D_ARCH_<arch> in blake3_dispatch.c;
+ *            ANY: every one); within an architecture the list order is the rank order
+ *   degree   lanes one hash_many pass fills (RVV: replaced at run time by blake3_rvv_degree)
+ *   rows     whose single-block compression it uses: its own name, or the name of an ISA of the
+ *            same architecture that every CPU running it also runs (AVX2 uses SSE4.1's, as the
+ *            official dispatch does: a wider register does not help one row-wise block)
+ *   xof      WIDE: the file defines blake3_xof_many_<name>; LOOP: dispatch loops compress_xof
+ *   subtree  OWN: the file defines blake3_subtree_<name> (from blake3_subtree16.h); NONE: the
+ *            tree reduces hash_many's CVs
+ *
+ * LSX runs eight lanes because its file switches to LASX when the CPU has it; on an LSX-only
+ * core eight inputs are two 4-lane passes, which costs nothing.
+ */
+#define BLAKE3_ISAS(X)                                                                          \
+  X(PORTABLE, portable, ANY, 1, portable, LOOP, NONE)                                           \
+  X(SSE2, sse2, X86_64, 4, sse2, LOOP, NONE)                                                    \
+  X(SSE41, sse41, X86_64, 4, sse41, LOOP, NONE)                                                 \
+  X(AVX2, avx2, X86_64, 8, sse41, LOOP, NONE)                                                   \
+  X(AVX512, avx512, X86_64, 16, avx512, WIDE, OWN)                                              \
+  X(NEON, neon, AARCH64, 4, neon, LOOP, NONE)                                                   \
+  X(VSX, vsx, PPC64LE, 4, vsx, LOOP, NONE)                                                      \
+  X(RVV, rvv, RISCV64, 1, rvv, LOOP, NONE)                                                      \
+  X(LSX, lsx, LOONGARCH64, 8, lsx, LOOP, NONE)                                                  \
+  X(VX, vx, S390X, 4, vx, LOOP, NONE)
+
+#define BLAKE3_ISA_ENUM_(ID, name, arch, degree, rows, xof, subtree) BLAKE3_ISA_##ID,
+enum blake3_isa { BLAKE3_ISAS(BLAKE3_ISA_ENUM_) BLAKE3_ISA_COUNT };
+
+/* The names in enum order, as a string-array initializer: {BLAKE3_ISA_NAMES}. */
+#define BLAKE3_ISA_NAME_(ID, name, arch, degree, rows, xof, subtree) #name,
+#define BLAKE3_ISA_NAMES BLAKE3_ISAS(BLAKE3_ISA_NAME_)
+
+/* BLAKE3_IS_SET(MACRO) is 1 when MACRO is defined as 1, else 0, usable where #ifdef is not
+ * (inside a macro expansion): a defined MACRO turns into a name with a comma in it. */
+#define BLAKE3_IS_SET(macro) BLAKE3_IS_SET_(macro)
+#define BLAKE3_IS_SET_(value) BLAKE3_IS_SET__(BLAKE3_SET_##value)
+#define BLAKE3_IS_SET__(comma_or_junk) BLAKE3_SECOND_(comma_or_junk 1, 0, ~)
+#define BLAKE3_SET_1 ~,
+#define BLAKE3_SECOND_(a, b, ...) b
+/* BLAKE3_IF(bit)(text): text when bit is 1, nothing when it is 0. */
+#define BLAKE3_IF(bit) BLAKE3_IF_(bit)
+#define BLAKE3_IF_(bit) BLAKE3_IF_##bit
+#define BLAKE3_IF_0(...)
+#define BLAKE3_IF_1(...) __VA_ARGS__
+
+/* The specification's constants. Static in every file that includes this header, so that the
+ * compiler folds them into immediates and shuffles instead of loading them. */
+__attribute__((unused)) static const uint32_t blake3_iv[8] = {
+    0x6A09E667u, 0xBB67AE85u, 0x3C6EF372u, 0xA54FF53Au,
+    0x510E527Fu, 0x9B05688Cu, 0x1F83D9ABu, 0x5BE0CD19u,
 };
 
-extern const uint32_t blake3_iv[8];
-extern const uint8_t blake3_msg_schedule[7][16];
+/* The message schedule: BLAKE3_MSG_ROW_<r> lists the message word at each position i of round
+ * r. Row 0 is the identity; each next row applies the permutation {2, 6, 3, 10, 7, 0, 4, 13, 1,
+ * 11, 12, 5, 9, 14, 15, 8} to the one before. BLAKE3_WITH_ROW(F, r) is F(s0, .., s15) with
+ * round r's row: for tables and unrolled code that need the numbers as literals. */
+#define BLAKE3_MSG_ROW_0 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+#define BLAKE3_MSG_ROW_1 2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8
+#define BLAKE3_MSG_ROW_2 3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1
+#define BLAKE3_MSG_ROW_3 10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6
+#define BLAKE3_MSG_ROW_4 12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4
+#define BLAKE3_MSG_ROW_5 9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7
+#define BLAKE3_MSG_ROW_6 11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13
+#define BLAKE3_WITH_ROW(F, r) BLAKE3_APPLY_(F, BLAKE3_MSG_ROW_##r)
+#define BLAKE3_APPLY_(F, ...) F(__VA_ARGS__)
+
+/* blake3_msg_schedule[r][i]: the same as a table. */
+__attribute__((unused)) static const uint8_t blake3_msg_schedule[7][16] = {
+    {BLAKE3_MSG_ROW_0}, {BLAKE3_MSG_ROW_1}, {BLAKE3_MSG_ROW_2}, {BLAKE3_MSG_ROW_3},
+    {BLAKE3_MSG_ROW_4}, {BLAKE3_MSG_ROW_5}, {BLAKE3_MSG_ROW_6},
+};
 
 /* BLAKE3 words are little-endian whatever the machine (s390x is big-endian). */
 static inline uint32_t blake3_load32(const void *src) {
@@ -100,10 +167,16 @@ typedef void (*blake3_xof_many_fn)(const uint32_t cv[8], const uint8_t block[BLA
                                    uint8_t block_len, uint64_t counter, uint8_t flags, uint8_t *out,
                                    size_t n);
 
+/* Sixteen CVs word-major: w[j][i] is word j of CV i, i.e. lane i of a 16-lane vector
+ * (blake3_subtree16.h). */
+typedef struct {
+  _Alignas(64) uint32_t w[8][16];
+} blake3_cv16;
+
 /* The aligned subtree of `chunks` full chunks at input, whose first chunk is number `counter`
  * (chunks a power of two, BLAKE3_SUBTREE_MIN..MAX): with outs = 1, out[32] <- its CV; with
  * outs = 2, out[64] <- the CVs of its two halves (the children of its top node, which may be
- * the root). Never ROOT. */
+ * the root). Never ROOT. A kernel builds it from blake3_subtree16.h. */
 typedef void (*blake3_subtree_fn)(const uint8_t *input, size_t chunks, const uint32_t key[8],
                                   uint64_t counter, uint8_t flags, size_t outs, uint8_t *out);
 #define BLAKE3_SUBTREE_MIN 16
@@ -122,36 +195,97 @@ typedef struct {
   blake3_subtree_fn subtree;   /* NULL: the tree reduces hash_many's CVs itself */
 } blake3_kernel;
 
+/* The quarter-round G of the specification on the state v[a], v[b], v[c], v[d] with the
+ * message words m[x] and m[y], in vectors whose operations are named P##add, P##xor and
+ * P##rot16, P##rot12, P##rot8, P##rot7 (rotations right); P may be empty. */
+#define BLAKE3_G(P, a, b, c, d, x, y)                                                           \
+  do {                                                                                          \
+    v[a] = P##add(P##add(v[a], m[x]), v[b]);                                                    \
+    v[d] = P##rot16(P##xor(v[d], v[a]));                                                        \
+    v[c] = P##add(v[c], v[d]);                                                                  \
+    v[b] = P##rot12(P##xor(v[b], v[c]));                                                        \
+    v[a] = P##add(P##add(v[a], m[y]), v[b]);                                                    \
+    v[d] = P##rot8(P##xor(v[d], v[a]));                                                         \
+    v[c] = P##add(v[c], v[d]);                                                                  \
+    v[b] = P##rot7(P##xor(v[b], v[c]));                                                         \
+  } while (0)
+
+/* Round r on v[0..15] with message m[0..15]: G on the four columns, then on the four
+ * diagonals, one after the other (the out-of-order core finds the parallelism between them;
+ * with 16 vector registers, interleaving them by hand only adds spills). */
+#define BLAKE3_ROUND(P, r)                                                                      \
+  do {                                                                                          \
+    const uint8_t *s_ = blake3_msg_schedule[r];                                                 \
+    BLAKE3_G(P, 0, 4, 8, 12, s_[0], s_[1]);                                                     \
+    BLAKE3_G(P, 1, 5, 9, 13, s_[2], s_[3]);                                                     \
+    BLAKE3_G(P, 2, 6, 10, 14, s_[4], s_[5]);                                                    \
+    BLAKE3_G(P, 3, 7, 11, 15, s_[6], s_[7]);                                                    \
+    BLAKE3_G(P, 0, 5, 10, 15, s_[8], s_[9]);                                                    \
+    BLAKE3_G(P, 1, 6, 11, 12, s_[10], s_[11]);                                                  \
+    BLAKE3_G(P, 2, 7, 8, 13, s_[12], s_[13]);                                                   \
+    BLAKE3_G(P, 3, 4, 9, 14, s_[14], s_[15]);                                                   \
+  } while (0)
+
+/* The seven rounds of one compression, written out so that every schedule index is a
+ * constant the compiler folds (a loop it might not unroll would index m[] at run time). */
+#define BLAKE3_ROUNDS(P)                                                                        \
+  do {                                                                                          \
+    BLAKE3_ROUND(P, 0);                                                                         \
+    BLAKE3_ROUND(P, 1);                                                                         \
+    BLAKE3_ROUND(P, 2);                                                                         \
+    BLAKE3_ROUND(P, 3);                                                                         \
+    BLAKE3_ROUND(P, 4);                                                                         \
+    BLAKE3_ROUND(P, 5);                                                                         \
+    BLAKE3_ROUND(P, 6);                                                                         \
+  } while (0)
+
+/* The four byte offsets of word w: for byte-shuffle tables that pick whole words. */
+#define BLAKE3_WORD_BYTES(w) 4 * (w), 4 * (w) + 1, 4 * (w) + 2, 4 * (w) + 3
+
+/* hash_many's work for one input, one compression after another: the portable kernel's whole
+ * hash_many, and the SIMD kernels' path for the inputs left over that do not fill their lanes.
+ * Always inlined, so that `compress` becomes a direct call (inlined when in the same file). */
+static inline __attribute__((always_inline)) void
+blake3_hash_one(blake3_compress_in_place_fn compress, const uint8_t *input, size_t blocks,
+                const uint32_t key[8], uint64_t counter, uint8_t flags, uint8_t flags_start,
+                uint8_t flags_end, uint8_t out[BLAKE3_OUT_LEN]) {
+  uint32_t cv[8];
+  memcpy(cv, key, sizeof cv);
+  uint8_t block_flags = (uint8_t)(flags | flags_start);
+  for (size_t b = 0; b < blocks; b++) {
+    if (b + 1 == blocks) block_flags = (uint8_t)(block_flags | flags_end);
+    compress(cv, input + b * BLAKE3_BLOCK_LEN, BLAKE3_BLOCK_LEN, counter, block_flags);
+    block_flags = flags;
+  }
+  for (int w = 0; w < 8; w++) blake3_store32(out + 4 * w, cv[w]);
+}
+
 /* ---- per-ISA functions ---------------------------------------------------------------- */
 
-#define BLAKE3_DECLARE_KERNEL(isa)                                                              \
+#define BLAKE3_DECLARE_ROWS_(isa)                                                               \
   void blake3_compress_in_place_##isa(uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],    \
                                       uint8_t block_len, uint64_t counter, uint8_t flags);      \
   void blake3_compress_xof_##isa(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],   \
                                  uint8_t block_len, uint64_t counter, uint8_t flags,            \
-                                 uint8_t out[64]);                                              \
+                                 uint8_t out[64]);
+#define BLAKE3_DECLARE_XOF_LOOP(isa)
+#define BLAKE3_DECLARE_XOF_WIDE(isa)                                                            \
+  void blake3_xof_many_##isa(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],       \
+                             uint8_t block_len, uint64_t counter, uint8_t flags, uint8_t *out,  \
+                             size_t n);
+#define BLAKE3_DECLARE_SUBTREE_NONE(isa)
+#define BLAKE3_DECLARE_SUBTREE_OWN(isa)                                                         \
+  void blake3_subtree_##isa(const uint8_t *input, size_t chunks, const uint32_t key[8],         \
+                            uint64_t counter, uint8_t flags, size_t outs, uint8_t *out);
+#define BLAKE3_DECLARE_KERNEL_(ID, isa, arch, degree, rows, xof, subtree)                       \
+  BLAKE3_DECLARE_ROWS_(rows)                                                                    \
   void blake3_hash_many_##isa(const uint8_t *const *inputs, size_t num_inputs, size_t blocks,   \
                               const uint32_t key[8], uint64_t counter, int increment_counter,   \
                               uint8_t flags, uint8_t flags_start, uint8_t flags_end,            \
-                              uint8_t *out);
+                              uint8_t *out);                                                    \
+  BLAKE3_DECLARE_XOF_##xof(isa) BLAKE3_DECLARE_SUBTREE_##subtree(isa)
+BLAKE3_ISAS(BLAKE3_DECLARE_KERNEL_)
 
-BLAKE3_DECLARE_KERNEL(portable)
-BLAKE3_DECLARE_KERNEL(sse2)
-BLAKE3_DECLARE_KERNEL(sse41)
-BLAKE3_DECLARE_KERNEL(avx2)
-BLAKE3_DECLARE_KERNEL(avx512)
-BLAKE3_DECLARE_KERNEL(neon)
-BLAKE3_DECLARE_KERNEL(vsx)
-BLAKE3_DECLARE_KERNEL(rvv)
-BLAKE3_DECLARE_KERNEL(lsx)
-BLAKE3_DECLARE_KERNEL(vx)
-
-/* Optional wide XOF kernels; dispatch uses them when the ISA file defines one. */
-void blake3_xof_many_avx512(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
-                            uint8_t block_len, uint64_t counter, uint8_t flags, uint8_t *out,
-                            size_t n);
-void blake3_subtree_avx512(const uint8_t *input, size_t chunks, const uint32_t key[8],
-                           uint64_t counter, uint8_t flags, size_t outs, uint8_t *out);
 /* RVV is vector-length agnostic: its lane count is read at run time. */
 size_t blake3_rvv_degree(void);
 

@@ -2,19 +2,15 @@
  * blake3-fast: LoongArch LSX kernel (build this file alone with clang-19 -mlsx; the rest of
  * the library is built with -mno-lsx so it runs where AT_HWCAP has no LSX).
  *
- * Row-wise compress: the state is four u32x4 rows; the diagonal half-round turns rows 1..3 by
- * one, two and three lanes (vshuf4i.w). The message is held as the four vectors a half-round
- * consumes (X, Y for the columns; Z, W for the diagonals) and moved to the next round's order
- * with seven two-input byte shuffles (vshuf.b).
- *
- * hash_many: four inputs per pass, one per lane, with the message words transposed
- * (vilvl/vilvh). LoongArch is little-endian, so words load as they are.
+ * Row-wise compress and four-lane hash_many: the code of blake3_vec128.h over LSX vectors
+ * (lanes turned by vshuf4i.w, message permuted by vshuf.b, transposed by vilvl/vilvh).
+ * LoongArch is little-endian, so words load as they are.
  *
  * LASX: when AT_HWCAP says the CPU has it (checked once), hash_many runs eight inputs per pass
  * in 256-bit registers. That code is compiled per function with target("lasx") and written
  * with the __builtin_lasx_* builtins (lasxintrin.h needs the whole file built with -mlasx), so
  * this file still builds with -mlsx alone and runs on LSX-only cores. It only engages when the
- * tree hands over at least five inputs at once, i.e. when the build sets BLAKE3_LSX_DEGREE=8
+ * tree hands over at least five inputs at once, which is why LSX's degree in BLAKE3_ISAS is 8
  * (on an LSX-only core that costs nothing: eight inputs are two 4-lane passes).
  */
 #include "blake3_impl.h"
@@ -29,228 +25,46 @@
 typedef __m128i v128;
 typedef unsigned char b3_u8x16 __attribute__((vector_size(16)));
 
-#define IV0 0x6A09E667u
-#define IV1 0xBB67AE85u
-#define IV2 0x3C6EF372u
-#define IV3 0xA54FF53Au
+static inline __attribute__((always_inline)) v128 lsx_set4(uint32_t a, uint32_t b, uint32_t c,
+                                                            uint32_t d) {
+  const uint32_t w[4] = {a, b, c, d};
+  return __lsx_vld((const void *)w, 0);
+}
 
-#define LD(p) __lsx_vld((const void *)(p), 0)
-#define ST(p, v) __lsx_vst((v), (void *)(p), 0)
-#define ADD(a, b) __lsx_vadd_w((a), (b))
-#define XOR(a, b) __lsx_vxor_v((a), (b))
-#define SPLAT(x) __lsx_vreplgr2vr_w((int)(x))
+#define B3V v128
+#define B3V_FN(fn) fn##_lsx
+#define B3V_LOAD(p) __lsx_vld((const void *)(p), 0)
+#define B3V_STORE(p, v) __lsx_vst((v), (void *)(p), 0)
+#define B3V_STORE_LE(p, v) B3V_STORE(p, v)
+#define B3V_SET4(a, b, c, d) lsx_set4((a), (b), (c), (d))
+#define B3V_SPLAT(x) __lsx_vreplgr2vr_w((int)(x))
+#define B3V_ADD(a, b) __lsx_vadd_w((a), (b))
+#define B3V_XOR(a, b) __lsx_vxor_v((a), (b))
 /* vrotri.w rotates right. */
-#define rot16(x) __lsx_vrotri_w((x), 16)
-#define rot12(x) __lsx_vrotri_w((x), 12)
-#define rot8(x) __lsx_vrotri_w((x), 8)
-#define rot7(x) __lsx_vrotri_w((x), 7)
+#define B3V_ROT16(x) __lsx_vrotri_w((x), 16)
+#define B3V_ROT12(x) __lsx_vrotri_w((x), 12)
+#define B3V_ROT8(x) __lsx_vrotri_w((x), 8)
+#define B3V_ROT7(x) __lsx_vrotri_w((x), 7)
 
 /* Byte indices for PERM(a, b, .): result word i = word wi of a:b (0..3 a, 4..7 b). vshuf.b
  * takes indices 0..15 from its second operand and 16..31 from its first, hence (b, a). */
-#define WSEL(w0, w1, w2, w3)                                                                 \
-  ((v128)(b3_u8x16){4 * (w0), 4 * (w0) + 1, 4 * (w0) + 2, 4 * (w0) + 3, 4 * (w1),          \
-                    4 * (w1) + 1, 4 * (w1) + 2, 4 * (w1) + 3, 4 * (w2), 4 * (w2) + 1,       \
-                    4 * (w2) + 2, 4 * (w2) + 3, 4 * (w3), 4 * (w3) + 1, 4 * (w3) + 2,       \
-                    4 * (w3) + 3})
-#define PERM(a, b, w0, w1, w2, w3) __lsx_vshuf_b((b), (a), WSEL(w0, w1, w2, w3))
+#define WSEL(w0, w1, w2, w3)                                                                  \
+  ((v128)(b3_u8x16){BLAKE3_WORD_BYTES(w0), BLAKE3_WORD_BYTES(w1), BLAKE3_WORD_BYTES(w2),       \
+           BLAKE3_WORD_BYTES(w3)})
+#define B3V_PERM(a, b, w0, w1, w2, w3) __lsx_vshuf_b((b), (a), WSEL(w0, w1, w2, w3))
 /* Lane rotation: result lane i = lane (i + k) % 4 (vshuf4i.w immediates for k = 1, 2, 3). */
-#define LROT1(a) __lsx_vshuf4i_w((a), 0x39)
-#define LROT2(a) __lsx_vshuf4i_w((a), 0x4E)
-#define LROT3(a) __lsx_vshuf4i_w((a), 0x93)
+#define B3V_LROT1(a) __lsx_vshuf4i_w((a), 0x39)
+#define B3V_LROT2(a) __lsx_vshuf4i_w((a), 0x4E)
+#define B3V_LROT3(a) __lsx_vshuf4i_w((a), 0x93)
+/* vpickev.w/vpickod.w, vilvl/vilvh: second operand first (LoongArch is little-endian). */
+#define B3V_EVEN_LE(lo, hi) __lsx_vpickev_w((hi), (lo))
+#define B3V_ODD_LE(lo, hi) __lsx_vpickod_w((hi), (lo))
+#define B3V_ZIPW_LO(a, b) __lsx_vilvl_w((b), (a))
+#define B3V_ZIPW_HI(a, b) __lsx_vilvh_w((b), (a))
+#define B3V_ZIPD_LO(a, b) __lsx_vilvl_d((b), (a))
+#define B3V_ZIPD_HI(a, b) __lsx_vilvh_d((b), (a))
 
-/* ---- row-wise single block --------------------------------------------------------------- */
-
-#define HALF(r0, r1, r2, r3, x, y)  \
-  do {                              \
-    r0 = ADD(ADD(r0, r1), (x));     \
-    r3 = rot16(XOR(r3, r0));        \
-    r2 = ADD(r2, r3);               \
-    r1 = rot12(XOR(r1, r2));        \
-    r0 = ADD(ADD(r0, r1), (y));     \
-    r3 = rot8(XOR(r3, r0));         \
-    r2 = ADD(r2, r3);               \
-    r1 = rot7(XOR(r1, r2));         \
-  } while (0)
-
-/*
- * One round's message vectors are X = s[0,2,4,6], Y = s[1,3,5,7], Z = s[8,10,12,14],
- * W = s[9,11,13,15] for that round's schedule s. Applying the BLAKE3 permutation once more
- * maps them to: X' = (X1 Y1 Y3 X2), Y' = (X3 Z1 X0 W2), Z' = (Y0 Z2 W0 W3), W' = (W1 Y2 Z3 Z0).
- */
-#define MSG_NEXT(X, Y, Z, W)                                \
-  do {                                                      \
-    v128 nx_ = PERM(X, Y, 1, 5, 7, 2);                      \
-    v128 ny_ = PERM(PERM(X, Z, 3, 5, 0, 0), W, 0, 1, 2, 6); \
-    v128 nz_ = PERM(PERM(Y, Z, 0, 6, 0, 0), W, 0, 1, 4, 7); \
-    v128 nw_ = PERM(PERM(Y, Z, 0, 2, 7, 4), W, 5, 1, 2, 3); \
-    X = nx_;                                                \
-    Y = ny_;                                                \
-    Z = nz_;                                                \
-    W = nw_;                                                \
-  } while (0)
-
-#define ROUND_ROWS(X, Y, Z, W)  \
-  do {                          \
-    HALF(r0, r1, r2, r3, X, Y); \
-    r1 = LROT1(r1);             \
-    r2 = LROT2(r2);             \
-    r3 = LROT3(r3);             \
-    HALF(r0, r1, r2, r3, Z, W); \
-    r1 = LROT3(r1);             \
-    r2 = LROT2(r2);             \
-    r3 = LROT1(r3);             \
-  } while (0)
-
-static inline __attribute__((always_inline)) void
-compress_rows(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN], uint8_t block_len,
-              uint64_t counter, uint8_t flags, v128 out[4]) {
-  v128 m0 = LD(block), m1 = LD(block + 16), m2 = LD(block + 32), m3 = LD(block + 48);
-  /* vpickev.w/vpickod.w: even/odd words, second operand first. */
-  v128 X = __lsx_vpickev_w(m1, m0), Y = __lsx_vpickod_w(m1, m0);
-  v128 Z = __lsx_vpickev_w(m3, m2), W = __lsx_vpickod_w(m3, m2);
-  static const uint32_t iv4[4] = {IV0, IV1, IV2, IV3};
-  const uint32_t row3[4] = {blake3_counter_low(counter), blake3_counter_high(counter), block_len,
-                            flags};
-  v128 r0 = LD(cv), r1 = LD(cv + 4), r2 = LD(iv4), r3 = LD(row3);
-
-  ROUND_ROWS(X, Y, Z, W);
-  MSG_NEXT(X, Y, Z, W);
-  ROUND_ROWS(X, Y, Z, W);
-  MSG_NEXT(X, Y, Z, W);
-  ROUND_ROWS(X, Y, Z, W);
-  MSG_NEXT(X, Y, Z, W);
-  ROUND_ROWS(X, Y, Z, W);
-  MSG_NEXT(X, Y, Z, W);
-  ROUND_ROWS(X, Y, Z, W);
-  MSG_NEXT(X, Y, Z, W);
-  ROUND_ROWS(X, Y, Z, W);
-  MSG_NEXT(X, Y, Z, W);
-  ROUND_ROWS(X, Y, Z, W);
-
-  out[0] = r0;
-  out[1] = r1;
-  out[2] = r2;
-  out[3] = r3;
-}
-
-void blake3_compress_in_place_lsx(uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
-                                  uint8_t block_len, uint64_t counter, uint8_t flags) {
-  v128 r[4];
-  compress_rows(cv, block, block_len, counter, flags, r);
-  ST(cv, XOR(r[0], r[2]));
-  ST(cv + 4, XOR(r[1], r[3]));
-}
-
-void blake3_compress_xof_lsx(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
-                             uint8_t block_len, uint64_t counter, uint8_t flags, uint8_t out[64]) {
-  v128 r[4];
-  compress_rows(cv, block, block_len, counter, flags, r);
-  ST(out, XOR(r[0], r[2]));
-  ST(out + 16, XOR(r[1], r[3]));
-  ST(out + 32, XOR(r[2], LD(cv)));
-  ST(out + 48, XOR(r[3], LD(cv + 4)));
-}
-
-/* ---- four inputs at once, one per lane ----------------------------------------------------- */
-
-/* 4x4 word transpose: a, b, c, d become columns 0..3 of the rows a, b, c, d. vilvl/vilvh
- * interleave with the second operand in the even positions. */
-#define TRANSPOSE4(a, b, c, d)                                                 \
-  do {                                                                         \
-    v128 ab_lo = __lsx_vilvl_w(b, a), ab_hi = __lsx_vilvh_w(b, a);             \
-    v128 cd_lo = __lsx_vilvl_w(d, c), cd_hi = __lsx_vilvh_w(d, c);             \
-    a = __lsx_vilvl_d(cd_lo, ab_lo);                                           \
-    b = __lsx_vilvh_d(cd_lo, ab_lo);                                           \
-    c = __lsx_vilvl_d(cd_hi, ab_hi);                                           \
-    d = __lsx_vilvh_d(cd_hi, ab_hi);                                           \
-  } while (0)
-
-#define G4(a, b, c, d, x, y)    \
-  do {                          \
-    a = ADD(ADD(a, b), (x));    \
-    d = rot16(XOR(d, a));       \
-    c = ADD(c, d);              \
-    b = rot12(XOR(b, c));       \
-    a = ADD(ADD(a, b), (y));    \
-    d = rot8(XOR(d, a));        \
-    c = ADD(c, d);              \
-    b = rot7(XOR(b, c));        \
-  } while (0)
-
-/* A full round; the arguments are the message word indices in this round's schedule order. */
-#define ROUND4(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15) \
-  do {                                                                             \
-    G4(v0, v4, v8, v12, m[s0], m[s1]);                                             \
-    G4(v1, v5, v9, v13, m[s2], m[s3]);                                             \
-    G4(v2, v6, v10, v14, m[s4], m[s5]);                                            \
-    G4(v3, v7, v11, v15, m[s6], m[s7]);                                            \
-    G4(v0, v5, v10, v15, m[s8], m[s9]);                                            \
-    G4(v1, v6, v11, v12, m[s10], m[s11]);                                          \
-    G4(v2, v7, v8, v13, m[s12], m[s13]);                                           \
-    G4(v3, v4, v9, v14, m[s14], m[s15]);                                           \
-  } while (0)
-
-static void hash4(const uint8_t *const in[4], size_t blocks, const uint32_t key[8],
-                  uint64_t counter, int increment_counter, uint8_t flags, uint8_t flags_start,
-                  uint8_t flags_end, uint8_t *out) {
-  uint32_t lo[4], hi[4];
-  for (int i = 0; i < 4; i++) {
-    uint64_t c = counter + (increment_counter ? (uint64_t)i : 0);
-    lo[i] = blake3_counter_low(c);
-    hi[i] = blake3_counter_high(c);
-  }
-  const v128 ctr_lo = LD(lo), ctr_hi = LD(hi);
-  v128 h0 = SPLAT(key[0]), h1 = SPLAT(key[1]), h2 = SPLAT(key[2]), h3 = SPLAT(key[3]),
-       h4 = SPLAT(key[4]), h5 = SPLAT(key[5]), h6 = SPLAT(key[6]), h7 = SPLAT(key[7]);
-
-  for (size_t b = 0; b < blocks; b++) {
-    const size_t off = b * BLAKE3_BLOCK_LEN;
-    v128 m[16];
-    for (int q = 0; q < 4; q++) {
-      m[4 * q + 0] = LD(in[0] + off + 16 * q);
-      m[4 * q + 1] = LD(in[1] + off + 16 * q);
-      m[4 * q + 2] = LD(in[2] + off + 16 * q);
-      m[4 * q + 3] = LD(in[3] + off + 16 * q);
-      TRANSPOSE4(m[4 * q + 0], m[4 * q + 1], m[4 * q + 2], m[4 * q + 3]);
-    }
-    uint32_t f = flags;
-    if (b == 0) f |= flags_start;
-    if (b + 1 == blocks) f |= flags_end;
-
-    v128 v0 = h0, v1 = h1, v2 = h2, v3 = h3, v4 = h4, v5 = h5, v6 = h6, v7 = h7;
-    v128 v8 = SPLAT(IV0), v9 = SPLAT(IV1), v10 = SPLAT(IV2), v11 = SPLAT(IV3);
-    v128 v12 = ctr_lo, v13 = ctr_hi, v14 = SPLAT(BLAKE3_BLOCK_LEN), v15 = SPLAT(f);
-
-    ROUND4(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    ROUND4(2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8);
-    ROUND4(3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1);
-    ROUND4(10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6);
-    ROUND4(12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4);
-    ROUND4(9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7);
-    ROUND4(11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13);
-
-    h0 = XOR(v0, v8);
-    h1 = XOR(v1, v9);
-    h2 = XOR(v2, v10);
-    h3 = XOR(v3, v11);
-    h4 = XOR(v4, v12);
-    h5 = XOR(v5, v13);
-    h6 = XOR(v6, v14);
-    h7 = XOR(v7, v15);
-  }
-
-  /* Back to one CV per lane: lane i's words 0..3 and 4..7. */
-  TRANSPOSE4(h0, h1, h2, h3);
-  TRANSPOSE4(h4, h5, h6, h7);
-  ST(out + 0, h0);
-  ST(out + 16, h4);
-  ST(out + 32, h1);
-  ST(out + 48, h5);
-  ST(out + 64, h2);
-  ST(out + 80, h6);
-  ST(out + 96, h3);
-  ST(out + 112, h7);
-}
+#include "blake3_vec128.h"
 
 /* ---- LASX: eight inputs at once ------------------------------------------------------------ */
 
@@ -363,16 +177,17 @@ hash8_lasx(const uint8_t *const in[8], size_t blocks, const uint32_t key[8], uin
     if (b + 1 == blocks) f |= flags_end;
 
     u32x8 v0 = h0, v1 = h1, v2 = h2, v3 = h3, v4 = h4, v5 = h5, v6 = h6, v7 = h7;
-    u32x8 v8 = XSPLAT(IV0), v9 = XSPLAT(IV1), v10 = XSPLAT(IV2), v11 = XSPLAT(IV3);
+    u32x8 v8 = XSPLAT(blake3_iv[0]), v9 = XSPLAT(blake3_iv[1]), v10 = XSPLAT(blake3_iv[2]),
+          v11 = XSPLAT(blake3_iv[3]);
     u32x8 v12 = ctr_lo, v13 = ctr_hi, v14 = XSPLAT(BLAKE3_BLOCK_LEN), v15 = XSPLAT(f);
 
-    ROUND8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    ROUND8(2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8);
-    ROUND8(3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1);
-    ROUND8(10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6);
-    ROUND8(12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4);
-    ROUND8(9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7);
-    ROUND8(11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13);
+    BLAKE3_WITH_ROW(ROUND8, 0);
+    BLAKE3_WITH_ROW(ROUND8, 1);
+    BLAKE3_WITH_ROW(ROUND8, 2);
+    BLAKE3_WITH_ROW(ROUND8, 3);
+    BLAKE3_WITH_ROW(ROUND8, 4);
+    BLAKE3_WITH_ROW(ROUND8, 5);
+    BLAKE3_WITH_ROW(ROUND8, 6);
 
     h0 = v0 ^ v8;
     h1 = v1 ^ v9;
@@ -421,34 +236,6 @@ void blake3_hash_many_lsx(const uint8_t *const *inputs, size_t num_inputs, size_
       out += n * BLAKE3_OUT_LEN;
     }
   }
-  while (num_inputs >= 4) {
-    hash4(inputs, blocks, key, counter, increment_counter, flags, flags_start, flags_end, out);
-    if (increment_counter) counter += 4;
-    inputs += 4;
-    num_inputs -= 4;
-    out += 4 * BLAKE3_OUT_LEN;
-  }
-  if (num_inputs == 3) {
-    /* Three left: one padded pass beats three row-wise chains. Lane 3 repeats lane 2. */
-    const uint8_t *in4[4] = {inputs[0], inputs[1], inputs[2], inputs[2]};
-    uint8_t tmp[4 * BLAKE3_OUT_LEN];
-    hash4(in4, blocks, key, counter, increment_counter, flags, flags_start, flags_end, tmp);
-    memcpy(out, tmp, 3 * BLAKE3_OUT_LEN);
-    return;
-  }
-  for (; num_inputs > 0; num_inputs--) {
-    uint32_t cv[8];
-    memcpy(cv, key, sizeof cv);
-    for (size_t b = 0; b < blocks; b++) {
-      uint8_t f = flags;
-      if (b == 0) f |= flags_start;
-      if (b + 1 == blocks) f |= flags_end;
-      blake3_compress_in_place_lsx(cv, inputs[0] + b * BLAKE3_BLOCK_LEN, BLAKE3_BLOCK_LEN,
-                                   counter, f);
-    }
-    memcpy(out, cv, sizeof cv); /* LoongArch is little-endian */
-    if (increment_counter) counter += 1;
-    inputs += 1;
-    out += BLAKE3_OUT_LEN;
-  }
+  b3v_hash_many4(inputs, num_inputs, blocks, key, counter, increment_counter, flags,
+                 flags_start, flags_end, out);
 }

@@ -32,26 +32,9 @@
 #define NEON_INLINE static inline
 #endif
 
-static const uint32_t neon_iv[8] = {0x6A09E667u, 0xBB67AE85u, 0x3C6EF372u, 0xA54FF53Au,
-                                    0x510E527Fu, 0x9B05688Cu, 0x1F83D9ABu, 0x5BE0CD19u};
-
-/* The BLAKE3 message schedule: round r uses message word neon_schedule[r][i] where round 0
- * uses word i (each round applies the fixed permutation 2,6,3,10,7,0,4,13,1,11,12,5,9,14,15,8
- * to the previous one). A local copy so that the compiler folds the indices. */
-static const uint8_t neon_schedule[7][16] = {
-    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
-    {2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8},
-    {3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1},
-    {10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6},
-    {12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4},
-    {9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7},
-    {11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13},
-};
-
 /* Byte indices for TBL that pick four little-endian words out of the 64-byte block. */
-#define NEON_WORD_BYTES(w) (4 * (w)), (4 * (w) + 1), (4 * (w) + 2), (4 * (w) + 3)
 #define NEON_PICK(a, b, c, d) \
-  { NEON_WORD_BYTES(a), NEON_WORD_BYTES(b), NEON_WORD_BYTES(c), NEON_WORD_BYTES(d) }
+  { BLAKE3_WORD_BYTES(a), BLAKE3_WORD_BYTES(b), BLAKE3_WORD_BYTES(c), BLAKE3_WORD_BYTES(d) }
 /* For round r, four vectors: the first message word of each column G (schedule entries
  * 0,2,4,6), the second (1,3,5,7), then the same for the diagonal Gs (8,10,12,14 / 9,11,13,15). */
 #define NEON_ROUND_PICKS(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15) \
@@ -59,13 +42,13 @@ static const uint8_t neon_schedule[7][16] = {
       NEON_PICK(s9, s11, s13, s15)
 
 static const uint8_t neon_row_picks[7 * 4][16] = {
-    NEON_ROUND_PICKS(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-    NEON_ROUND_PICKS(2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8),
-    NEON_ROUND_PICKS(3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1),
-    NEON_ROUND_PICKS(10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6),
-    NEON_ROUND_PICKS(12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4),
-    NEON_ROUND_PICKS(9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7),
-    NEON_ROUND_PICKS(11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13),
+    BLAKE3_WITH_ROW(NEON_ROUND_PICKS, 0),
+    BLAKE3_WITH_ROW(NEON_ROUND_PICKS, 1),
+    BLAKE3_WITH_ROW(NEON_ROUND_PICKS, 2),
+    BLAKE3_WITH_ROW(NEON_ROUND_PICKS, 3),
+    BLAKE3_WITH_ROW(NEON_ROUND_PICKS, 4),
+    BLAKE3_WITH_ROW(NEON_ROUND_PICKS, 5),
+    BLAKE3_WITH_ROW(NEON_ROUND_PICKS, 6),
 };
 
 /* Rotate every 32-bit lane right by 8: byte k of a lane takes byte k+1 (mod 4). */
@@ -117,7 +100,7 @@ NEON_INLINE void neon_compress_rows(const uint32_t cv[8], const uint8_t block[BL
 
   uint32x4_t r0 = vld1q_u32(cv);
   uint32x4_t r1 = vld1q_u32(cv + 4);
-  uint32x4_t r2 = vld1q_u32(neon_iv);
+  uint32x4_t r2 = vld1q_u32(blake3_iv);
   const uint32_t tail[4] = {blake3_counter_low(counter), blake3_counter_high(counter),
                             (uint32_t)block_len, (uint32_t)flags};
   uint32x4_t r3 = vld1q_u32(tail);
@@ -231,7 +214,7 @@ NEON_INLINE void neon_load_transposed(const uint8_t *const in[4], size_t offset,
 /* One full round r: the column step, then the diagonal step. `r` is a constant at every call
  * site, so the schedule lookups fold into register choices. */
 NEON_INLINE void neon_round4(uint32x4_t v[16], const uint32x4_t m[16], int r, uint8x16_t rot8) {
-  const uint8_t *s = neon_schedule[r];
+  const uint8_t *s = blake3_msg_schedule[r];
   NEON_QUARTER(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, /* columns */
                s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]);
   NEON_QUARTER(0, 5, 10, 15, 1, 6, 11, 12, 2, 7, 8, 13, 3, 4, 9, 14, /* diagonals */
@@ -264,7 +247,8 @@ static void neon_hash4(const uint8_t *const in[4], size_t blocks, const uint32_t
 
     uint32x4_t v[16] = {
         h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7],
-        vdupq_n_u32(neon_iv[0]), vdupq_n_u32(neon_iv[1]), vdupq_n_u32(neon_iv[2]), vdupq_n_u32(neon_iv[3]),
+        vdupq_n_u32(blake3_iv[0]), vdupq_n_u32(blake3_iv[1]),
+        vdupq_n_u32(blake3_iv[2]), vdupq_n_u32(blake3_iv[3]),
         counter_lo, counter_hi, block_len, vdupq_n_u32(block_flags),
     };
     neon_round4(v, m, 0, rot8);
@@ -286,23 +270,6 @@ static void neon_hash4(const uint8_t *const in[4], size_t blocks, const uint32_t
   }
 }
 
-/* One input, row-wise, block after block. */
-static void neon_hash_one(const uint8_t *input, size_t blocks, const uint32_t key[8],
-                          uint64_t counter, uint8_t flags, uint8_t flags_start, uint8_t flags_end,
-                          uint8_t out[BLAKE3_OUT_LEN]) {
-  uint32_t cv[8];
-  memcpy(cv, key, sizeof(cv));
-  for (size_t b = 0; b < blocks; b++) {
-    uint8_t block_flags = flags;
-    if (b == 0) block_flags |= flags_start;
-    if (b + 1 == blocks) block_flags |= flags_end;
-    blake3_compress_in_place_neon(cv, input + b * BLAKE3_BLOCK_LEN, BLAKE3_BLOCK_LEN, counter,
-                                  block_flags);
-  }
-  neon_store_words(out, vld1q_u32(cv));
-  neon_store_words(out + 16, vld1q_u32(cv + 4));
-}
-
 void blake3_hash_many_neon(const uint8_t *const *inputs, size_t num_inputs, size_t blocks,
                            const uint32_t key[8], uint64_t counter, int increment_counter,
                            uint8_t flags, uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
@@ -310,10 +277,8 @@ void blake3_hash_many_neon(const uint8_t *const *inputs, size_t num_inputs, size
   size_t i = 0;
   if (blocks == 0) {
     /* Nothing to compress: every CV is the key (no kernel is asked this, but stay defined). */
-    for (; i < num_inputs; i++) {
-      neon_store_words(out + 32 * i, vld1q_u32(key));
-      neon_store_words(out + 32 * i + 16, vld1q_u32(key + 4));
-    }
+    for (; i < num_inputs; i++)
+      blake3_hash_one(blake3_compress_in_place_neon, inputs[i], 0, key, 0, 0, 0, 0, out + 32 * i);
     return;
   }
   for (; i + 4 <= num_inputs; i += 4) {
@@ -322,7 +287,7 @@ void blake3_hash_many_neon(const uint8_t *const *inputs, size_t num_inputs, size
     neon_hash4(inputs + i, blocks, key, counters, flags, flags_start, flags_end, out + 32 * i);
   }
   for (; i < num_inputs; i++) {
-    neon_hash_one(inputs[i], blocks, key, counter + step * i, flags, flags_start, flags_end,
-                  out + 32 * i);
+    blake3_hash_one(blake3_compress_in_place_neon, inputs[i], blocks, key, counter + step * i,
+                    flags, flags_start, flags_end, out + 32 * i);
   }
 }

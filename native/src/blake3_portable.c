@@ -4,8 +4,9 @@
  * The state lives in sixteen local words and the message in sixteen more, so the compiler
  * keeps everything in registers. Rather than indexing the message through the schedule table
  * at run time, each of the seven rounds is written out with its message words named directly
- * (the indices are the rows of blake3_msg_schedule). Words are read and written little-endian
- * through blake3_load32/blake3_store32, so the kernel is correct on big-endian machines too.
+ * (BLAKE3_WITH_ROW hands B3P_ROUND the schedule's row for that round). Words are read and
+ * written little-endian through blake3_load32/blake3_store32, so the kernel is correct on
+ * big-endian machines too.
  */
 #include "blake3_impl.h"
 
@@ -57,13 +58,13 @@ b3p_rounds(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN], uint8_t 
   uint32_t v12 = blake3_counter_low(counter), v13 = blake3_counter_high(counter);
   uint32_t v14 = (uint32_t)block_len, v15 = (uint32_t)flags;
 
-  B3P_ROUND(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  B3P_ROUND(2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8);
-  B3P_ROUND(3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1);
-  B3P_ROUND(10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6);
-  B3P_ROUND(12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4);
-  B3P_ROUND(9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7);
-  B3P_ROUND(11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13);
+  BLAKE3_WITH_ROW(B3P_ROUND, 0);
+  BLAKE3_WITH_ROW(B3P_ROUND, 1);
+  BLAKE3_WITH_ROW(B3P_ROUND, 2);
+  BLAKE3_WITH_ROW(B3P_ROUND, 3);
+  BLAKE3_WITH_ROW(B3P_ROUND, 4);
+  BLAKE3_WITH_ROW(B3P_ROUND, 5);
+  BLAKE3_WITH_ROW(B3P_ROUND, 6);
 
   st[0] = v0; st[1] = v1; st[2] = v2; st[3] = v3;
   st[4] = v4; st[5] = v5; st[6] = v6; st[7] = v7;
@@ -93,18 +94,8 @@ void blake3_hash_many_portable(const uint8_t *const *inputs, size_t num_inputs, 
                                const uint32_t key[8], uint64_t counter, int increment_counter,
                                uint8_t flags, uint8_t flags_start, uint8_t flags_end,
                                uint8_t *out) {
-  for (size_t i = 0; i < num_inputs; i++) {
-    const uint8_t *in = inputs[i];
-    uint32_t cv[8];
-    for (int w = 0; w < 8; w++) cv[w] = key[w];
-    uint8_t block_flags = (uint8_t)(flags | flags_start);
-    for (size_t b = 0; b < blocks; b++) {
-      if (b + 1 == blocks) block_flags = (uint8_t)(block_flags | flags_end);
-      blake3_compress_in_place_portable(cv, in + b * BLAKE3_BLOCK_LEN, BLAKE3_BLOCK_LEN, counter,
-                                        block_flags);
-      block_flags = flags;
-    }
-    for (int w = 0; w < 8; w++) blake3_store32(out + 32 * i + 4 * w, cv[w]);
-    if (increment_counter) counter++;
-  }
+  for (size_t i = 0; i < num_inputs; i++)
+    blake3_hash_one(blake3_compress_in_place_portable, inputs[i], blocks, key,
+                    counter + (increment_counter ? i : 0), flags, flags_start, flags_end,
+                    out + 32 * i);
 }

@@ -32,13 +32,6 @@
  * dispatcher never hands out more than BLAKE3_MAX_DEGREE inputs per call anyway. */
 #define RVV_MAX_LANES 64
 
-#define IV0 0x6A09E667u
-#define IV1 0xBB67AE85u
-#define IV2 0x3C6EF372u
-#define IV3 0xA54FF53Au
-
-static const uint32_t rvv_iv4[4] = {IV0, IV1, IV2, IV3};
-
 size_t blake3_rvv_degree(void) {
   size_t vlmax = __riscv_vsetvlmax_e32m1();
   return vlmax < RVV_MAX_LANES ? vlmax : RVV_MAX_LANES;
@@ -70,14 +63,14 @@ static inline int misaligned(const void *p) { return ((uintptr_t)p & 3) != 0; }
 /* Byte offsets into the block of each round's message vectors, in the order a round consumes
  * them: X = s[0,2,4,6], Y = s[1,3,5,7], Z = s[8,10,12,14], W = s[9,11,13,15] for that round's
  * schedule s (the BLAKE3 permutation applied r times). */
+#define RVV_MSG_OFF(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15)      \
+  {4 * (s0), 4 * (s2),  4 * (s4),  4 * (s6),  4 * (s1), 4 * (s3),  4 * (s5),  4 * (s7),      \
+   4 * (s8), 4 * (s10), 4 * (s12), 4 * (s14), 4 * (s9), 4 * (s11), 4 * (s13), 4 * (s15)}
 static const uint8_t rvv_msg_off[7][16] = {
-    {0, 8, 16, 24, 4, 12, 20, 28, 32, 40, 48, 56, 36, 44, 52, 60},
-    {8, 12, 28, 16, 24, 40, 0, 52, 4, 48, 36, 60, 44, 20, 56, 32},
-    {12, 40, 52, 28, 16, 48, 8, 56, 24, 36, 44, 32, 20, 0, 60, 4},
-    {40, 48, 56, 52, 28, 36, 12, 60, 16, 44, 20, 4, 0, 8, 32, 24},
-    {48, 36, 60, 56, 52, 44, 40, 32, 28, 20, 0, 24, 8, 12, 4, 16},
-    {36, 44, 32, 60, 56, 20, 48, 4, 52, 0, 8, 16, 12, 40, 24, 28},
-    {44, 20, 4, 32, 60, 0, 36, 24, 56, 8, 12, 28, 40, 48, 16, 52},
+    BLAKE3_WITH_ROW(RVV_MSG_OFF, 0), BLAKE3_WITH_ROW(RVV_MSG_OFF, 1),
+    BLAKE3_WITH_ROW(RVV_MSG_OFF, 2), BLAKE3_WITH_ROW(RVV_MSG_OFF, 3),
+    BLAKE3_WITH_ROW(RVV_MSG_OFF, 4), BLAKE3_WITH_ROW(RVV_MSG_OFF, 5),
+    BLAKE3_WITH_ROW(RVV_MSG_OFF, 6),
 };
 
 /* vrgather indices turning a row left by one, two and three lanes. */
@@ -98,7 +91,7 @@ compress_rows(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN], uint8
                             flags};
   vuint32m1_t r0 = __riscv_vle32_v_u32m1(cv, vl);
   vuint32m1_t r1 = __riscv_vle32_v_u32m1(cv + 4, vl);
-  vuint32m1_t r2 = __riscv_vle32_v_u32m1(rvv_iv4, vl);
+  vuint32m1_t r2 = __riscv_vle32_v_u32m1(blake3_iv, vl);
   vuint32m1_t r3 = __riscv_vle32_v_u32m1(row3, vl);
   const vuint32m1_t rot1 = __riscv_vle32_v_u32m1(rvv_lrot[0], vl);
   const vuint32m1_t rot2 = __riscv_vle32_v_u32m1(rvv_lrot[1], vl);
@@ -212,8 +205,10 @@ static void hash_lanes(const uint8_t *const *inputs, size_t vl, size_t blocks,
     if (b + 1 == blocks) f |= flags_end;
 
     vuint32m1_t v0 = h0, v1 = h1, v2 = h2, v3 = h3, v4 = h4, v5 = h5, v6 = h6, v7 = h7;
-    vuint32m1_t v8 = __riscv_vmv_v_x_u32m1(IV0, vl), v9 = __riscv_vmv_v_x_u32m1(IV1, vl),
-                v10 = __riscv_vmv_v_x_u32m1(IV2, vl), v11 = __riscv_vmv_v_x_u32m1(IV3, vl);
+    vuint32m1_t v8 = __riscv_vmv_v_x_u32m1(blake3_iv[0], vl),
+                v9 = __riscv_vmv_v_x_u32m1(blake3_iv[1], vl),
+                v10 = __riscv_vmv_v_x_u32m1(blake3_iv[2], vl),
+                v11 = __riscv_vmv_v_x_u32m1(blake3_iv[3], vl);
     vuint32m1_t v12 = ctr_lo, v13 = ctr_hi, v14 = __riscv_vmv_v_x_u32m1(BLAKE3_BLOCK_LEN, vl),
                 v15 = __riscv_vmv_v_x_u32m1(f, vl);
 
@@ -266,16 +261,7 @@ void blake3_hash_many_rvv(const uint8_t *const *inputs, size_t num_inputs, size_
     num_inputs -= vl;
     out += vl * BLAKE3_OUT_LEN;
   }
-  if (num_inputs == 1) {
-    uint32_t cv[8];
-    memcpy(cv, key, sizeof cv);
-    for (size_t b = 0; b < blocks; b++) {
-      uint8_t f = flags;
-      if (b == 0) f |= flags_start;
-      if (b + 1 == blocks) f |= flags_end;
-      blake3_compress_in_place_rvv(cv, inputs[0] + b * BLAKE3_BLOCK_LEN, BLAKE3_BLOCK_LEN,
-                                   counter, f);
-    }
-    memcpy(out, cv, sizeof cv); /* RISC-V is little-endian */
-  }
+  if (num_inputs == 1)
+    blake3_hash_one(blake3_compress_in_place_rvv, inputs[0], blocks, key, counter, flags,
+                    flags_start, flags_end, out);
 }

@@ -595,9 +595,11 @@ static void test_extra(const blake3_kernel *k, hash_fn h, const char *path) {
 /* ---- main -------------------------------------------------------------------------------- */
 
 static void usage(void) {
-  fprintf(stderr,
-          "usage: blake3_harness [--vectors PATH] [--extra PATH] [--seed N] [--quick]\n"
-          "  BLAKE3_ISA=<portable|sse2|sse41|avx2|avx512|neon|vsx|rvv|lsx|vx> caps the kernels\n");
+  static const char *const names[BLAKE3_ISA_COUNT] = {BLAKE3_ISA_NAMES};
+  fprintf(stderr, "usage: blake3_harness [--vectors PATH] [--extra PATH] [--seed N] [--quick]\n"
+                  "  BLAKE3_ISA=<");
+  for (int i = 0; i < BLAKE3_ISA_COUNT; i++) fprintf(stderr, "%s%s", i ? "|" : "", names[i]);
+  fprintf(stderr, "> caps the kernels\n");
 }
 
 int main(int argc, char **argv) {

@@ -13,7 +13,10 @@ final class NativeBlake3 {
   /** The contract version this class speaks; a library answering otherwise is refused. */
   static final int ABI_VERSION = 2;
 
-  /** ISA numbers as in native/src/blake3_impl.h, indexed; names as -Dblake3.isa spells them. */
+  /**
+   * ISA names as -Dblake3.isa spells them, indexed by ISA number: the list BLAKE3_ISAS in
+   * native/src/blake3_impl.h, in its order (IsaNamesTest compares the two).
+   */
   static final String[] ISA_NAMES = {"portable", "sse2", "sse41", "avx2", "avx512", "neon", "vsx", "rvv", "lsx", "vx"};
 
   static int isaNumber(String name) {

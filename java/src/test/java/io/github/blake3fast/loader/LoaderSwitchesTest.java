@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.github.blake3fast.NativeIsaList;
 import io.github.blake3fast.loader.Fixture.Jvm;
 import io.github.blake3fast.loader.Fixture.Result;
 import java.io.IOException;
@@ -34,7 +35,7 @@ class LoaderSwitchesTest {
   }
 
   private static String isas() {
-    return "java, portable, sse2, sse41, avx2, avx512, neon, vsx, rvv, lsx, vx";
+    return "java, " + String.join(", ", NativeIsaList.names());
   }
 
   @Test

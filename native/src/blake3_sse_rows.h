@@ -1,0 +1,124 @@
+/*
+ * blake3-fast: the row-wise compression of one block in xmm registers: the 4x4 state is four
+ * row vectors, diagonalised with pshufd, the message permuted with shufps. Its compiler flags
+ * decide the rotations (see rot16). Included by blake3_sse.h (the SSE2 and SSE4.1 kernels); by
+ * blake3_avx2.c, which inlines it into the inputs its lanes leave over (its table entry names
+ * SSE4.1's compression for single blocks: the same code, not inlined); and by
+ * blake3_avx512.c, which feeds round_rows its message words its own way.
+ */
+#ifndef BLAKE3_SSE_ROWS_H
+#define BLAKE3_SSE_ROWS_H
+
+#include <immintrin.h>
+
+#include "blake3_impl.h"
+
+#define INLINE static inline __attribute__((always_inline))
+
+/* ---- vector helpers ------------------------------------------------------------------- */
+
+INLINE __m128i ld(const void *p) { return _mm_loadu_si128((const __m128i *)p); }
+INLINE void st(void *p, __m128i v) { _mm_storeu_si128((__m128i *)p, v); }
+INLINE __m128i add(__m128i a, __m128i b) { return _mm_add_epi32(a, b); }
+INLINE __m128i xor(__m128i a, __m128i b) { return _mm_xor_si128(a, b); }
+INLINE __m128i set1(uint32_t x) { return _mm_set1_epi32((int)x); }
+
+/* Rotations right. With AVX-512VL (the AVX-512 file) one vprord each, whatever the distance.
+ * Otherwise by 16 and 8 they move whole bytes: one pshufb each where SSSE3 is there (the
+ * SSE4.1 and AVX2 builds); the SSE2 build swaps the 16-bit halves with pshuflw/pshufhw for 16
+ * and shifts for 8. By 12 and 7: two shifts and an OR. */
+#ifdef __AVX512VL__
+INLINE __m128i rot16(__m128i x) { return _mm_ror_epi32(x, 16); }
+INLINE __m128i rot12(__m128i x) { return _mm_ror_epi32(x, 12); }
+INLINE __m128i rot8(__m128i x) { return _mm_ror_epi32(x, 8); }
+INLINE __m128i rot7(__m128i x) { return _mm_ror_epi32(x, 7); }
+#else
+#ifdef __SSSE3__
+INLINE __m128i rot16(__m128i x) {
+  return _mm_shuffle_epi8(x, _mm_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13));
+}
+INLINE __m128i rot8(__m128i x) {
+  return _mm_shuffle_epi8(x, _mm_setr_epi8(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12));
+}
+#else
+INLINE __m128i rot16(__m128i x) {
+  return _mm_shufflehi_epi16(_mm_shufflelo_epi16(x, 0xB1), 0xB1);
+}
+INLINE __m128i rot8(__m128i x) { return _mm_or_si128(_mm_srli_epi32(x, 8), _mm_slli_epi32(x, 24)); }
+#endif
+INLINE __m128i rot12(__m128i x) { return _mm_or_si128(_mm_srli_epi32(x, 12), _mm_slli_epi32(x, 20)); }
+INLINE __m128i rot7(__m128i x) { return _mm_or_si128(_mm_srli_epi32(x, 7), _mm_slli_epi32(x, 25)); }
+#endif
+
+/* Lane k of the result is lane ik of the source (pshufd), or for SHUFPS lanes 0-1 come
+ * from a and lanes 2-3 from b. */
+#define PSHUFD(x, i0, i1, i2, i3) _mm_shuffle_epi32((x), _MM_SHUFFLE(i3, i2, i1, i0))
+#define SHUFPS(a, b, i0, i1, i2, i3)                                                         \
+  _mm_castps_si128(_mm_shuffle_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b),                 \
+                                  _MM_SHUFFLE(i3, i2, i1, i0)))
+
+/* ---- row-wise compression ------------------------------------------------------------- */
+
+/* Rows r0..r3 hold state words 0-3, 4-7, 8-11, 12-15. The column step uses the message words
+ * a = (w0 w2 w4 w6), b = (w1 w3 w5 w7). For the diagonal step rows 0, 2 and 3 are rotated
+ * (row 1 stays, it is the last one a G finishes), so lane j holds diagonal j-1; the diagonal
+ * words are therefore kept rotated too: c = (w14 w8 w10 w12), d = (w15 w9 w11 w13). */
+INLINE void g_rows(__m128i *a, __m128i *b, __m128i *c, __m128i *d, __m128i mx, __m128i my) {
+  *a = add(add(*a, mx), *b);
+  *d = rot16(xor(*d, *a));
+  *c = add(*c, *d);
+  *b = rot12(xor(*b, *c));
+  *a = add(add(*a, my), *b);
+  *d = rot8(xor(*d, *a));
+  *c = add(*c, *d);
+  *b = rot7(xor(*b, *c));
+}
+
+INLINE void round_rows(__m128i r[4], __m128i a, __m128i b, __m128i c, __m128i d) {
+  g_rows(&r[0], &r[1], &r[2], &r[3], a, b);
+  r[0] = PSHUFD(r[0], 3, 0, 1, 2);
+  r[2] = PSHUFD(r[2], 1, 2, 3, 0);
+  r[3] = PSHUFD(r[3], 2, 3, 0, 1);
+  g_rows(&r[0], &r[1], &r[2], &r[3], c, d);
+  r[0] = PSHUFD(r[0], 1, 2, 3, 0);
+  r[2] = PSHUFD(r[2], 3, 0, 1, 2);
+  r[3] = PSHUFD(r[3], 2, 3, 0, 1);
+}
+
+/* Next round's (a, b, c, d) from this round's, by the BLAKE3 message permutation. */
+INLINE void permute_msg(__m128i *pa, __m128i *pb, __m128i *pc, __m128i *pd) {
+  __m128i a = *pa, b = *pb, c = *pc, d = *pd;
+  *pa = PSHUFD(SHUFPS(a, b, 1, 2, 1, 3), 0, 2, 3, 1);                          /* w2 w3 w7 w4 */
+  *pb = SHUFPS(SHUFPS(a, c, 3, 3, 2, 2), SHUFPS(a, d, 0, 0, 3, 3), 0, 2, 0, 2); /* w6 w10 w0 w13 */
+  *pc = SHUFPS(SHUFPS(d, b, 0, 0, 0, 0), SHUFPS(c, d, 3, 3, 1, 1), 0, 2, 0, 2); /* w15 w1 w12 w9 */
+  *pd = SHUFPS(SHUFPS(c, d, 1, 1, 2, 2), SHUFPS(b, c, 2, 2, 0, 0), 0, 2, 0, 2); /* w8 w11 w5 w14 */
+}
+
+INLINE void compress_rows(__m128i r[4], const uint32_t cv[8], const uint8_t block[64],
+                          uint8_t block_len, uint64_t counter, uint8_t flags) {
+  r[0] = ld(cv);
+  r[1] = ld(cv + 4);
+  r[2] = ld(blake3_iv);
+  r[3] = _mm_set_epi32((int)flags, (int)block_len, (int)blake3_counter_high(counter),
+                       (int)blake3_counter_low(counter));
+  __m128i w0 = ld(block), w1 = ld(block + 16), w2 = ld(block + 32), w3 = ld(block + 48);
+  __m128i a = SHUFPS(w0, w1, 0, 2, 0, 2);
+  __m128i b = SHUFPS(w0, w1, 1, 3, 1, 3);
+  __m128i c = PSHUFD(SHUFPS(w2, w3, 0, 2, 0, 2), 3, 0, 1, 2);
+  __m128i d = PSHUFD(SHUFPS(w2, w3, 1, 3, 1, 3), 3, 0, 1, 2);
+  for (int i = 0; i < 6; i++) {
+    round_rows(r, a, b, c, d);
+    permute_msg(&a, &b, &c, &d);
+  }
+  round_rows(r, a, b, c, d);
+}
+
+INLINE void compress_in_place_rows(uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
+                                   uint8_t block_len, uint64_t counter, uint8_t flags) {
+  __m128i r[4];
+  compress_rows(r, cv, block, block_len, counter, flags);
+  st(cv, xor(r[0], r[2]));
+  st(cv + 4, xor(r[1], r[3]));
+}
+
+#endif /* BLAKE3_SSE_ROWS_H */
