@@ -5,17 +5,34 @@
  * RegisterNatives in JNI_OnLoad under the class named by the system property
  * blake3fast.jni.class, so a shaded copy of the Java classes binds as well; JNI_OnLoad is the
  * only exported symbol. Small arrays (key, cv, block, CV results) are copied with
- * Get/Set<Int>ArrayRegion; byte arrays are pinned with GetPrimitiveArrayCritical, inputs
- * released with JNI_ABORT, and no other JNI call is made while one is held.
+ * Get/Set<Int>ArrayRegion. Byte arrays are reached in one of two ways, which Java picks
+ * (NativeKernel, CriticalArrays):
+ *   - pinned with GetPrimitiveArrayCritical (inputs released with JNI_ABORT, no other JNI call
+ *     while one is held): only where the collector pins the array's region;
+ *   - copied in slices of at most B3J_COPY_LEN bytes with Get/SetByteArrayRegion through a
+ *     bounded native buffer (the *Copy methods): where the JVM would implement the critical
+ *     section with the GC locker, which makes allocating threads wait for every critical
+ *     section to end and, in JDK 17-21 (G1) and 17-24 (Parallel, Serial), throw
+ *     OutOfMemoryError after two retries (JDK-8192647). A copy holds no lock: the copying
+ *     thread is in the VM for a few microseconds per slice, then hashes outside it.
  */
 #include <jni.h>
+#include <stdlib.h>
 
 #include "blake3_impl.h"
 
-#define B3J_ABI_VERSION 2
+#define B3J_ABI_VERSION 3
 #define B3J_DEFAULT_CLASS "io.github.blake3fast.NativeBlake3"
 #define B3J_PROPERTY "blake3fast.jni.class"
 #define B3J_MAX_SUBTREES 128 /* blake3_hash_subtrees writes at most this many CVs */
+/* The most bytes copied out of (or into) a Java array at a time: a power of two of whole
+ * chunks, small enough to stay in the L2 cache between the copy and the hash. */
+#define B3J_COPY_LEN (64 * 1024)
+/* A stack buffer for inputs that fit, and the fallback when malloc fails: a power of two of
+ * whole chunks as well. */
+#define B3J_STACK_COPY (8 * 1024)
+/* The most output bytes hashOneShotCopy writes (NativeKernel asks for more through rootOutputCopy). */
+#define B3J_COPY_OUT 64
 
 static const blake3_kernel *b3j_kernel(jint isa) {
   const blake3_kernel *k = blake3_kernel_for(isa);
@@ -246,6 +263,188 @@ static void JNICALL b3j_hash_block(JNIEnv *env, jclass cls, jint isa, jlong m0, 
   }
 }
 
+/* ---- the copying entry points (no critical section) ----------------------------------------- */
+
+/* A copy buffer of at most B3J_COPY_LEN bytes for `want` bytes: the stack buffer when they fit
+ * or malloc fails (then *cap is smaller than asked), else malloc'd (free it with b3j_unbuffer). */
+static uint8_t *b3j_buffer(size_t want, uint8_t stack_buf[B3J_STACK_COPY], size_t *cap) {
+  size_t n = want < B3J_COPY_LEN ? want : B3J_COPY_LEN;
+  if (n > B3J_STACK_COPY) {
+    uint8_t *p = (uint8_t *)malloc(n);
+    if (p != NULL) {
+      *cap = n;
+      return p;
+    }
+  }
+  *cap = B3J_STACK_COPY;
+  return stack_buf;
+}
+
+static void b3j_unbuffer(uint8_t *p, const uint8_t stack_buf[B3J_STACK_COPY]) {
+  if (p != stack_buf) free(p);
+}
+
+/* The parent of two child CVs (words), into `left`. */
+static void b3j_parent(const blake3_kernel *k, const uint32_t key[8], uint8_t flags,
+                       uint32_t left[8], const uint32_t right[8]) {
+  uint8_t block[BLAKE3_BLOCK_LEN];
+  for (int i = 0; i < 8; i++) {
+    blake3_store32(block + 4 * i, left[i]);
+    blake3_store32(block + 32 + 4 * i, right[i]);
+  }
+  memcpy(left, key, 32);
+  k->compress_in_place(left, block, BLAKE3_BLOCK_LEN, 0, (uint8_t)(flags | PARENT));
+}
+
+/* Copies len bytes of `in` from off into buf and hashes them as blake3_hash_subtrees does,
+ * appending the CVs at words[8 * count]. Returns the new count, or 0 with an exception pending. */
+static size_t b3j_copy_subtrees(JNIEnv *env, const blake3_kernel *k, jbyteArray in, jint off,
+                                size_t len, uint8_t *buf, const uint32_t kw[8], uint64_t counter,
+                                uint8_t flags, uint32_t *words, size_t count) {
+  uint32_t piece[8 * B3J_MAX_SUBTREES];
+  (*env)->GetByteArrayRegion(env, in, off, (jsize)len, (jbyte *)buf);
+  if ((*env)->ExceptionCheck(env)) return 0;
+  size_t n = blake3_hash_subtrees(k, buf, len, kw, counter, flags, piece);
+  if (count + n > B3J_MAX_SUBTREES) { /* cannot happen for len < 2^31; never write past words */
+    b3j_throw_iae(env, "blake3fast: too many subtrees");
+    return 0;
+  }
+  memcpy(words + 8 * count, piece, 32 * n);
+  return count + n;
+}
+
+/* hashSubtrees without a critical section: the maximal aligned subtrees of the range are
+ * walked left to right; consecutive ones are copied and hashed together while they fit in the
+ * buffer, and one larger than the buffer is hashed buffer by buffer (aligned pieces of a power
+ * of two) and its pieces merged with a stack of CVs, one merge per trailing zero bit of the
+ * number of pieces done. Same CVs as hashSubtrees. */
+static jint JNICALL b3j_hash_subtrees_copy(JNIEnv *env, jclass cls, jint isa, jbyteArray in,
+                                           jint off, jint len, jintArray key, jlong counter,
+                                           jint flags, jintArray cvs, jint cvs_off) {
+  (void)cls;
+  uint32_t kw[8], words[8 * B3J_MAX_SUBTREES];
+  uint8_t stack_buf[B3J_STACK_COPY];
+  if (!b3j_key(env, key, kw)) return 0;
+  const blake3_kernel *k = b3j_kernel(isa);
+  size_t cap;
+  uint8_t *buf = b3j_buffer((size_t)len, stack_buf, &cap);
+  const uint64_t cap_chunks = cap / BLAKE3_CHUNK_LEN;
+  uint64_t c = (uint64_t)counter, left = (uint64_t)len / BLAKE3_CHUNK_LEN;
+  size_t count = 0;
+  jint at = off;
+  int failed = 0;
+  while (left > 0 && !failed) {
+    uint64_t size = (uint64_t)1 << (63 - __builtin_clzll(left));
+    if (c != 0 && (c & (~c + 1)) < size) size = c & (~c + 1);
+    if (size <= cap_chunks) {
+      /* this and the following maximal subtrees, as many as fit */
+      uint64_t span = 0, c2 = c, left2 = left;
+      while (left2 > 0) {
+        uint64_t s2 = (uint64_t)1 << (63 - __builtin_clzll(left2));
+        if (c2 != 0 && (c2 & (~c2 + 1)) < s2) s2 = c2 & (~c2 + 1);
+        if (span + s2 > cap_chunks) break;
+        span += s2;
+        c2 += s2;
+        left2 -= s2;
+      }
+      size_t bytes = (size_t)span * BLAKE3_CHUNK_LEN;
+      size_t n = b3j_copy_subtrees(env, k, in, at, bytes, buf, kw, c, (uint8_t)flags, words, count);
+      if (n == 0) failed = 1;
+      count = n;
+      size = span;
+    } else {
+      /* one subtree of `size` chunks (a power of two above cap_chunks), cap_chunks at a time */
+      uint32_t stack[8 * 64];
+      size_t depth = 0;
+      for (uint64_t done = 0; done < size && !failed; done += cap_chunks) {
+        if (b3j_copy_subtrees(env, k, in, at + (jint)(done * BLAKE3_CHUNK_LEN), cap, buf, kw,
+                              c + done, (uint8_t)flags, stack + 8 * depth, 0) != 1) {
+          failed = 1;
+          break;
+        }
+        depth++;
+        for (uint64_t pieces = done / cap_chunks + 1; (pieces & 1) == 0; pieces >>= 1) {
+          depth--;
+          b3j_parent(k, kw, (uint8_t)flags, stack + 8 * (depth - 1), stack + 8 * depth);
+        }
+      }
+      if (!failed) {
+        if (count >= B3J_MAX_SUBTREES) {
+          b3j_throw_iae(env, "blake3fast: too many subtrees");
+          failed = 1;
+        } else {
+          memcpy(words + 8 * count, stack, 32);
+          count++;
+        }
+      }
+    }
+    at += (jint)(size * BLAKE3_CHUNK_LEN);
+    c += size;
+    left -= size;
+  }
+  b3j_unbuffer(buf, stack_buf);
+  if (failed) return 0;
+  return b3j_store_cvs(env, cvs, cvs_off, words, count);
+}
+
+/* hashOneShot without a critical section, for len <= B3J_COPY_LEN and out_len <= B3J_COPY_OUT
+ * (else an IllegalArgumentException). Returns false, having done nothing, if no buffer of len
+ * bytes could be had: the caller then hashes through hashSubtreesCopy. */
+static jboolean JNICALL b3j_hash_oneshot_copy(JNIEnv *env, jclass cls, jint isa, jbyteArray in,
+                                              jint off, jint len, jintArray key, jint flags,
+                                              jlong seek, jbyteArray out, jint out_off,
+                                              jint out_len) {
+  (void)cls;
+  uint32_t kw[8];
+  uint8_t stack_buf[B3J_STACK_COPY], o[B3J_COPY_OUT];
+  if (len < 0 || len > B3J_COPY_LEN || out_len > B3J_COPY_OUT) {
+    b3j_throw_iae(env, "blake3fast: hashOneShotCopy beyond its bounds");
+    return JNI_FALSE;
+  }
+  if (out_len <= 0) return JNI_TRUE;
+  if (!b3j_key(env, key, kw)) return JNI_FALSE;
+  size_t cap;
+  uint8_t *buf = b3j_buffer((size_t)len, stack_buf, &cap);
+  if (cap < (size_t)len) {
+    b3j_unbuffer(buf, stack_buf);
+    return JNI_FALSE;
+  }
+  if (len > 0) (*env)->GetByteArrayRegion(env, in, off, len, (jbyte *)buf);
+  if (!(*env)->ExceptionCheck(env)) {
+    blake3_hash_oneshot(b3j_kernel(isa), buf, (size_t)len, kw, (uint8_t)flags, (uint64_t)seek, o,
+                        (size_t)out_len);
+    (*env)->SetByteArrayRegion(env, out, out_off, out_len, (const jbyte *)o);
+  }
+  b3j_unbuffer(buf, stack_buf);
+  return (*env)->ExceptionCheck(env) ? JNI_FALSE : JNI_TRUE;
+}
+
+/* rootOutput without a critical section: computed a buffer at a time, each copied out. */
+static void JNICALL b3j_root_output_copy(JNIEnv *env, jclass cls, jint isa, jintArray cv,
+                                         jintArray block, jint block_len, jint flags,
+                                         jlong position, jbyteArray out, jint out_off,
+                                         jint out_len) {
+  (void)cls;
+  uint32_t cvw[8], bw[16];
+  uint8_t stack_buf[B3J_STACK_COPY];
+  if (out_len <= 0) return;
+  (*env)->GetIntArrayRegion(env, cv, 0, 8, (jint *)cvw);
+  if ((*env)->ExceptionCheck(env)) return;
+  (*env)->GetIntArrayRegion(env, block, 0, 16, (jint *)bw);
+  if ((*env)->ExceptionCheck(env)) return;
+  const blake3_kernel *k = b3j_kernel(isa);
+  size_t cap;
+  uint8_t *buf = b3j_buffer((size_t)out_len, stack_buf, &cap);
+  for (jint done = 0; done < out_len && !(*env)->ExceptionCheck(env);) {
+    jint n = out_len - done < (jint)cap ? out_len - done : (jint)cap;
+    blake3_root_output(k, cvw, bw, (uint8_t)block_len, (uint8_t)flags,
+                       (uint64_t)position + (uint64_t)done, buf, (size_t)n);
+    (*env)->SetByteArrayRegion(env, out, out_off + done, n, (const jbyte *)buf);
+    done += n;
+  }
+  b3j_unbuffer(buf, stack_buf);
+}
+
 static JNINativeMethod b3j_methods[] = {
     {"abiVersion", "()I", (void *)b3j_abi_version},
     {"supportedIsas", "()I", (void *)b3j_supported_isas},
@@ -258,6 +457,9 @@ static JNINativeMethod b3j_methods[] = {
     {"rootOutput", "(I[I[IIIJ[BII)V", (void *)b3j_root_output},
     {"directAddress", "(Ljava/nio/ByteBuffer;)J", (void *)b3j_direct_address},
     {"hashBlock", "(IJJJJJJJJIJJJJIJ)V", (void *)b3j_hash_block},
+    {"hashSubtreesCopy", "(I[BII[IJI[II)I", (void *)b3j_hash_subtrees_copy},
+    {"hashOneShotCopy", "(I[BII[IIJ[BII)Z", (void *)b3j_hash_oneshot_copy},
+    {"rootOutputCopy", "(I[I[IIIJ[BII)V", (void *)b3j_root_output_copy},
 };
 
 /* The binary name from the system property (or the default), dots turned into slashes. */

@@ -26,11 +26,18 @@ final class NativeKernel implements Kernel {
 
   private final int isa;
   private final String name;
+  /** Pin arrays (JNI critical sections) or copy them: {@link CriticalArrays}. */
+  private final boolean pin;
   /** Null if the library could not locate direct memory: short hashes then take the pinning call. */
   final ShortHashSlots slots;
 
   NativeKernel(int isa) {
+    this(isa, CriticalArrays.PIN);
+  }
+
+  NativeKernel(int isa, boolean pin) {
     this.isa = isa;
+    this.pin = pin;
     this.name = "native-" + NativeBlake3.ISA_NAMES[isa];
     this.slots = ShortHashSlots.create();
   }
@@ -57,7 +64,9 @@ final class NativeKernel implements Kernel {
   @Override
   public int hashSubtrees(byte[] in, int off, int len, int[] key, long counter, int flags, int[] cvs, int cvsOff) {
     Objects.checkFromIndexSize(off, len, in.length);
-    return NativeBlake3.hashSubtrees(isa, in, off, len, key, counter, flags, cvs, cvsOff);
+    return pin
+        ? NativeBlake3.hashSubtrees(isa, in, off, len, key, counter, flags, cvs, cvsOff)
+        : NativeBlake3.hashSubtreesCopy(isa, in, off, len, key, counter, flags, cvs, cvsOff);
   }
 
   @Override
@@ -85,13 +94,19 @@ final class NativeKernel implements Kernel {
         && slots.hash(isa, in, off, len, key, flags, out, outOff)) {
       return;
     }
-    if (len <= MAX_CALL) {
-      // A null key is the IV in C: one array fewer to pin.
-      NativeBlake3.hashOneShot(isa, in, off, len, key == Spec.iv() ? null : key, flags, 0, out, outOff, outLen);
+    // A null key is the IV in C: one array fewer to pin or copy.
+    int[] k = key == Spec.iv() ? null : key;
+    if (pin && len <= MAX_CALL) {
+      NativeBlake3.hashOneShot(isa, in, off, len, k, flags, 0, out, outOff, outLen);
+    } else if (!pin && len <= NativeBlake3.COPY_LEN && outLen <= NativeBlake3.COPY_OUT
+        && NativeBlake3.hashOneShotCopy(isa, in, off, len, k, flags, 0, out, outOff, outLen)) {
+      return;
     } else {
+      // The tree driver, which calls hashSubtrees and rootOutput (never this method: with more
+      // than one chunk of input its root is not the buffer's one-shot).
       TreeState s = new TreeState(this, key, flags);
       s.update(in, off, len);
-      s.finish(out, outOff, outLen);
+      s.output().read(this, 0, out, outOff, outLen);
     }
   }
 
@@ -101,7 +116,11 @@ final class NativeKernel implements Kernel {
     Objects.checkFromIndexSize(outOff, outLen, out.length);
     while (outLen > 0) {
       int n = Math.min(outLen, MAX_CALL);
-      NativeBlake3.rootOutput(isa, cv, block, blockLen, flags, position, out, outOff, n);
+      if (pin) {
+        NativeBlake3.rootOutput(isa, cv, block, blockLen, flags, position, out, outOff, n);
+      } else {
+        NativeBlake3.rootOutputCopy(isa, cv, block, blockLen, flags, position, out, outOff, n);
+      }
       position += n;
       outOff += n;
       outLen -= n;

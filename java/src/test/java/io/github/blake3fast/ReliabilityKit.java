@@ -23,7 +23,10 @@ final class ReliabilityKit {
   static final int DERIVE = 2;
   static final String[] MODE_NAMES = {"hash", "keyed", "derive-key"};
 
-  /** The Java kernel, then one native kernel per ISA this CPU runs (none when native is off). */
+  /**
+   * The Java kernel, then two native kernels per ISA this CPU runs, pinning and copying arrays
+   * (none when native is off).
+   */
   static List<Kernel> kernels() {
     List<Kernel> ks = new ArrayList<>();
     ks.add(JavaKernel.INSTANCE);
@@ -31,7 +34,8 @@ final class ReliabilityKit {
       int supported = NativeBlake3.supportedIsas();
       for (int isa = 0; isa < NativeBlake3.ISA_NAMES.length; isa++) {
         if ((supported & (1 << isa)) != 0 && NativeBlake3.selectIsa(isa) == isa) {
-          ks.add(new NativeKernel(isa));
+          ks.add(new NativeKernel(isa, true)); // both ways to reach arrays, whichever this JVM uses
+          ks.add(new NativeKernel(isa, false));
         }
       }
     }
