@@ -56,19 +56,16 @@ final class NativeBlake3 {
       int[] cvs, int cvsOff);
 
   /**
-   * {@link #hashOneShot} without pinning, for {@code len <= COPY_LEN} and {@code outLen <= COPY_OUT}
-   * (else an IllegalArgumentException); false, having written nothing, if the library had no
-   * buffer for the input.
+   * {@link #hashOneShot} without pinning: any input length, {@code outLen <= COPY_OUT} (else an
+   * IllegalArgumentException).
    */
-  static native boolean hashOneShotCopy(int isa, byte[] in, int off, int len, int[] key, int flags, long seek,
+  static native void hashOneShotCopy(int isa, byte[] in, int off, int len, int[] key, int flags, long seek,
       byte[] out, int outOff, int outLen);
 
   /** {@link #rootOutput} without pinning {@code out}. */
   static native void rootOutputCopy(int isa, int[] cv, int[] block, int blockLen, int flags, long position,
       byte[] out, int outOff, int outLen);
 
-  /** The most input bytes {@link #hashOneShotCopy} takes (B3J_COPY_LEN in blake3_jni.c). */
-  static final int COPY_LEN = 64 << 10;
   /** The most output bytes {@link #hashOneShotCopy} writes (B3J_COPY_OUT). */
   static final int COPY_OUT = 64;
 

@@ -14,6 +14,10 @@ import java.util.Objects;
  *       so that a critical section never pins an array for long: 65 bytes 167 ns against 306,
  *       1000 bytes 1040 ns against 2470.
  * </ul>
+ * That is where the collector pins regions. Where the JVM would implement the critical
+ * section with the GC locker ({@link CriticalArrays}), arrays are copied instead, a slice at a
+ * time, through a {@link CopyBuffers} direct buffer (or, when none is free, through the
+ * library's own bounded buffer); the output of a one-shot is copied out, never pinned.
  */
 final class NativeKernel implements Kernel {
   // Every method checks the range the C side will touch against the array or buffer it gets,
@@ -64,9 +68,71 @@ final class NativeKernel implements Kernel {
   @Override
   public int hashSubtrees(byte[] in, int off, int len, int[] key, long counter, int flags, int[] cvs, int cvsOff) {
     Objects.checkFromIndexSize(off, len, in.length);
-    return pin
-        ? NativeBlake3.hashSubtrees(isa, in, off, len, key, counter, flags, cvs, cvsOff)
-        : NativeBlake3.hashSubtreesCopy(isa, in, off, len, key, counter, flags, cvs, cvsOff);
+    if (pin) {
+      return NativeBlake3.hashSubtrees(isa, in, off, len, key, counter, flags, cvs, cvsOff);
+    }
+    int slot = CopyBuffers.claim();
+    if (slot < 0) {
+      return NativeBlake3.hashSubtreesCopy(isa, in, off, len, key, counter, flags, cvs, cvsOff);
+    }
+    try {
+      return copiedSubtrees(CopyBuffers.buffer(slot), in, off, len, key, counter, flags, cvs, cvsOff);
+    } finally {
+      CopyBuffers.release(slot);
+    }
+  }
+
+  /**
+   * {@link #hashSubtrees} through a copy buffer, as blake3_jni.c does it with
+   * GetByteArrayRegion: the maximal aligned subtrees left to right; consecutive ones copied and
+   * hashed together while they fit in the buffer; one larger than the buffer hashed a buffer at
+   * a time (aligned pieces of a power of two) and its pieces merged on a stack, one merge per
+   * trailing zero bit of the number of pieces done.
+   */
+  private int copiedSubtrees(ByteBuffer buf, byte[] in, int off, int len, int[] key, long c, int flags, int[] cvs,
+      int cvsOff) {
+    final long capChunks = CopyBuffers.LEN / Spec.CHUNK_LEN;
+    long chunks = len / Spec.CHUNK_LEN;
+    int count = 0;
+    int[] stack = null;
+    while (chunks > 0) {
+      long size = Spec.subtreeChunks(c, chunks);
+      if (size <= capChunks) {
+        long span = size;
+        while (span < chunks) {
+          long next = Spec.subtreeChunks(c + span, chunks - span);
+          if (span + next > capChunks) {
+            break;
+          }
+          span += next;
+        }
+        int bytes = (int) span * Spec.CHUNK_LEN;
+        buf.put(0, in, off, bytes);
+        count += NativeBlake3.hashSubtreesDirect(isa, buf, 0, bytes, key, c, flags, cvs, cvsOff + 8 * count);
+        size = span;
+      } else {
+        if (stack == null) {
+          stack = new int[8 * 64];
+        }
+        int depth = 0;
+        for (long done = 0; done < size; done += capChunks) {
+          buf.put(0, in, off + (int) (done * Spec.CHUNK_LEN), CopyBuffers.LEN);
+          NativeBlake3.hashSubtreesDirect(isa, buf, 0, CopyBuffers.LEN, key, c + done, flags, stack, 8 * depth);
+          depth++;
+          for (long pieces = done / capChunks + 1; (pieces & 1) == 0; pieces >>= 1) {
+            depth--;
+            int at = 8 * (depth - 1);
+            Compress.compressWords(key, 0, stack, at, 0, Spec.BLOCK_LEN, flags | Spec.PARENT, stack, at, false);
+          }
+        }
+        System.arraycopy(stack, 0, cvs, cvsOff + 8 * count, 8);
+        count++;
+      }
+      off += (int) size * Spec.CHUNK_LEN;
+      c += size;
+      chunks -= size;
+    }
+    return count;
   }
 
   @Override
@@ -98,9 +164,19 @@ final class NativeKernel implements Kernel {
     int[] k = key == Spec.iv() ? null : key;
     if (pin && len <= MAX_CALL) {
       NativeBlake3.hashOneShot(isa, in, off, len, k, flags, 0, out, outOff, outLen);
-    } else if (!pin && len <= NativeBlake3.COPY_LEN && outLen <= NativeBlake3.COPY_OUT
-        && NativeBlake3.hashOneShotCopy(isa, in, off, len, k, flags, 0, out, outOff, outLen)) {
-      return;
+    } else if (!pin && len <= CopyBuffers.LEN && outLen <= NativeBlake3.COPY_OUT) {
+      int slot = CopyBuffers.claim();
+      if (slot < 0) {
+        NativeBlake3.hashOneShotCopy(isa, in, off, len, k, flags, 0, out, outOff, outLen);
+        return;
+      }
+      try {
+        ByteBuffer buf = CopyBuffers.buffer(slot);
+        buf.put(0, in, off, len);
+        NativeBlake3.hashOneShotDirect(isa, buf, 0, len, k, flags, 0, out, outOff, outLen);
+      } finally {
+        CopyBuffers.release(slot);
+      }
     } else {
       // The tree driver, which calls hashSubtrees and rootOutput (never this method: with more
       // than one chunk of input its root is not the buffer's one-shot).
