@@ -224,7 +224,8 @@ final class ReliabilityKit {
     if (Runtime.version().feature() >= 22) {
       cmd.add("--enable-native-access=ALL-UNNAMED");
     }
-    for (String p : new String[] {"blake3.native", "blake3.isa", "blake3.native.path", "blake3.native.dir"}) {
+    for (String p : new String[] {"blake3.native", "blake3.isa", "blake3.native.path", "blake3.native.dir",
+        "blake3.native.pin"}) {
       if (System.getProperty(p) != null) {
         cmd.add("-D" + p + "=" + System.getProperty(p));
       }
