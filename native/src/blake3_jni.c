@@ -278,11 +278,13 @@ static void JNICALL b3j_hash_block(JNIEnv *env, jclass cls, jint isa, jlong m0, 
 
 /* ---- the copying entry points (no critical section) ----------------------------------------- */
 
-/* A copy buffer of at most B3J_COPY_LEN bytes for `want` bytes: the stack buffer when they fit
- * or malloc fails (then *cap is smaller, but still whole chunks), else malloc'd. */
+/* A copy buffer for `want` bytes: the stack buffer when they fit or malloc fails (then *cap may
+ * be less than asked), else a malloc'd one of the smallest power of two from want up to
+ * B3J_COPY_LEN. *cap is always a power of two of whole chunks, as b3j_copy_subtrees needs. */
 static uint8_t *b3j_buffer(size_t want, uint8_t stack_buf[B3J_STACK_COPY], size_t *cap) {
-  size_t n = want < B3J_COPY_LEN ? want : B3J_COPY_LEN;
-  if (n > B3J_STACK_COPY) {
+  if (want > B3J_STACK_COPY) {
+    size_t n = B3J_COPY_LEN;
+    while (n / 2 >= want) n /= 2;
     uint8_t *p = (uint8_t *)malloc(n);
     if (p != NULL) {
       *cap = n;

@@ -50,6 +50,11 @@ final class NativeKernel implements Kernel {
     return isa;
   }
 
+  /** Whether this kernel pins arrays (else it copies them). */
+  boolean pins() {
+    return pin;
+  }
+
   @Override
   public String name() {
     return name;
