@@ -31,15 +31,18 @@ fix_links "$root.tmp"
 rm -rf "$root" && mv "$root.tmp" "$root"
 java=$(b3_jre_java "$root")
 [ -n "$java" ] || b3_die "no bin/java in openjdk-21-jre-headless"
-# The launcher runs under trixie's dynamic loader and libraries, never the host's. bin/java
-# becomes a script, so that a JVM that starts $JAVA_HOME/bin/java (test child JVMs) gets the
-# same; the JDK finds its home from libjli's path, which this does not change.
-mv "$java" "$java.real"
-cat >"$java" <<WRAP
-#!/bin/sh
-exec "$root/lib64/ld-linux-x86-64.so.2" --library-path "$root/usr/lib/x86_64-linux-gnu" "$java.real" "\$@"
-WRAP
-chmod +x "$java"
+# The launcher, and the helper through which the JDK starts processes, run under trixie's dynamic
+# loader and libraries, never the host's. Each becomes a script, so that a JVM that starts
+# $JAVA_HOME/bin/java (test child JVMs) gets the same; the JDK finds its home from libjli's path,
+# which this does not change.
+wrap() {
+  mv "$1" "$1.real"
+  printf '#!/bin/sh\nexec "%s" --library-path "%s" "%s" "$@"\n' "$root/lib64/ld-linux-x86-64.so.2" \
+    "$root/usr/lib/x86_64-linux-gnu" "$1.real" >"$1"
+  chmod +x "$1"
+}
+wrap "$java"
+wrap "$(dirname "$(dirname "$java")")/lib/jspawnhelper"
 version=$("$java" -Xshare:auto -version 2>&1) || { echo "$version" >&2; b3_die "$java -version failed"; }
 echo "$version" | head -2 | tr '\n' ' ' | sed 's/ *$//' >"$root.ok"
 echo "$java"

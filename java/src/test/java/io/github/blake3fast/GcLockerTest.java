@@ -27,8 +27,7 @@ class GcLockerTest {
         List.of(Integer.toString(seconds), "3", "3"), seconds + 120L);
     String summary = c.output.lines().filter(l -> l.startsWith("GcLockerWorkload: 3 hashers")).findFirst()
         .orElse("(no summary)");
-    System.out.println("GcLockerTest " + gc + ", Java " + Runtime.version() + ", pin " + CriticalArrays.PIN + ": exit "
-        + c.status + ", " + summary);
+    System.out.println("GcLockerTest " + gc + ": exit " + c.status + ", " + summary);
     assertFalse(c.output.contains("OutOfMemoryError"), () -> gc + ": OutOfMemoryError\n" + c.output);
     assertFalse(c.output.contains("Retried waiting for GCLocker too often"), () -> gc + ": GC locker retries\n" + c.output);
     assertEquals(0, c.status, () -> gc + ": exit " + c.status + "\n" + c.output);

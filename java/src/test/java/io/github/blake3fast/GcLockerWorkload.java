@@ -80,10 +80,10 @@ public final class GcLockerWorkload {
     for (Thread t : threads) {
       t.join();
     }
-    System.out.printf("GcLockerWorkload: %d hashers, %d allocators, %d s, engine %s, Java %s: %d hashes, %d wrong, "
-        + "%d allocations, longest allocation %d ms, %d failed threads%n", hashers, allocators, seconds,
-        Blake3.implementation(), Runtime.version(), hashes.get(), wrong.get(), allocations.get(), longestAllocMs.get(),
-        errors.size());
+    System.out.printf("GcLockerWorkload: %d hashers, %d allocators, %d s, engine %s (%s arrays), Java %s: %d hashes, "
+        + "%d wrong, %d allocations, longest allocation %d ms, %d failed threads%n", hashers, allocators, seconds,
+        Blake3.implementation(), CriticalArrays.PIN ? "pins" : "copies", Runtime.version(), hashes.get(), wrong.get(),
+        allocations.get(), longestAllocMs.get(), errors.size());
     System.exit(wrong.get() == 0 && errors.isEmpty() && hashes.get() > 0 ? 0 : 1);
   }
 }
