@@ -9,7 +9,7 @@ import java.util.Objects;
  * <ul>
  *   <li>one block at most (64 bytes, 32-byte result): through {@link ShortHashSlots}, which
  *       pins nothing: 67 ns against 110 ns. When its thread's slot is busy, a call takes the
- *       pinning call below instead (about 100-110 ns for 64 bytes in a timing loop);
+ *       general call below instead (about 100-110 ns for 64 bytes pinned, in a timing loop);
  *   <li>longer: one JNI call that pins its arrays, in slices of at most {@link #MAX_CALL} bytes
  *       so that a critical section never pins an array for long: 65 bytes 167 ns against 306,
  *       1000 bytes 1040 ns against 2470.
@@ -32,7 +32,7 @@ final class NativeKernel implements Kernel {
   private final String name;
   /** Pin arrays (JNI critical sections) or copy them: {@link CriticalArrays}. */
   private final boolean pin;
-  /** Null if the library could not locate direct memory: short hashes then take the pinning call. */
+  /** Null if the library could not locate direct memory: short hashes then take the general call. */
   final ShortHashSlots slots;
 
   NativeKernel(int isa) {
@@ -183,8 +183,7 @@ final class NativeKernel implements Kernel {
         CopyBuffers.release(slot);
       }
     } else {
-      // The tree driver, which calls hashSubtrees and rootOutput (never this method: with more
-      // than one chunk of input its root is not the buffer's one-shot).
+      // The tree driver through output(), which (unlike finish) never calls this method back.
       TreeState s = new TreeState(this, key, flags);
       s.update(in, off, len);
       s.output().read(this, 0, out, outOff, outLen);
