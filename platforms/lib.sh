@@ -153,3 +153,64 @@ b3_host_java_home() {
   [ -n "$javac" ] || return 1
   dirname "$(dirname "$(readlink -f "$javac")")"
 }
+
+# ---- private apt configurations (setup.sh, jdk21.sh) -----------------------------------------
+# They need $MIRROR (b3_debian_mirror) and $KEYRING set by the caller.
+
+# apt_private NAME ARCH SUITE: prepares $B3_CACHE/apt/NAME and prints its apt.conf path.
+apt_private() {
+  local name=$1 arch=$2 suite=$3 d="$B3_CACHE/apt/$1"
+  mkdir -p "$d"/{lists/partial,cache/archives/partial,etc/sources.list.d,etc/preferences.d,debs}
+  [ -e "$d/status" ] || : >"$d/status"
+  echo "deb [arch=$arch signed-by=$KEYRING] $MIRROR $suite main" >"$d/etc/sources.list"
+  cat >"$d/apt.conf" <<EOF
+APT::Architecture "$arch";
+APT::Architectures { "$arch"; };
+APT::Install-Recommends "false";
+APT::Sandbox::User "root";
+Acquire::Retries "3";
+Dir::State "$d";
+Dir::State::Lists "$d/lists";
+Dir::State::status "$d/status";
+Dir::Cache "$d/cache";
+Dir::Etc::SourceList "$d/etc/sources.list";
+Dir::Etc::SourceParts "$d/etc/sources.list.d";
+Dir::Etc::Preferences "$d/etc/preferences";
+Dir::Etc::PreferencesParts "$d/etc/preferences.d";
+EOF
+  echo "$d/apt.conf"
+}
+
+# apt_fetch CONF DEST PKG...: refreshes the index (at most once per 6 hours) and downloads the
+# newest version of each package into DEST. Prints nothing on success.
+apt_fetch() {
+  local conf=$1 dest=$2 d
+  shift 2
+  d=$(dirname "$conf")
+  if [ -z "$(find "$d/lists" -maxdepth 1 -name '*_Packages*' -mmin -360 2>/dev/null | head -1)" ]; then
+    apt-get -c "$conf" -q update || return 1
+  fi
+  rm -f "$dest"/*.deb
+  mkdir -p "$dest"
+  (cd "$dest" && apt-get -c "$conf" -q download "$@") || return 1
+}
+
+# Rewrites absolute symlinks under $1 so they point inside it (else qemu -L and the JDK's
+# conf/ links would resolve on the host).
+fix_links() {
+  local root=$1 l t
+  find "$root" -type l -print0 | while IFS= read -r -d '' l; do
+    t=$(readlink "$l")
+    case "$t" in
+      /*) ln -sfn "$(realpath -m --relative-to="$(dirname "$l")" "$root$t")" "$l" ;;
+    esac
+  done
+}
+
+# Merged-/usr packages (trixie, sid) keep /lib/... inside usr/: add the top-level links.
+merge_usr_links() {
+  local root=$1 dir
+  for dir in lib lib64; do
+    if [ -d "$root/usr/$dir" ] && [ ! -e "$root/$dir" ]; then ln -s "usr/$dir" "$root/$dir"; fi
+  done
+}

@@ -5,17 +5,35 @@
  * RegisterNatives in JNI_OnLoad under the class named by the system property
  * blake3fast.jni.class, so a shaded copy of the Java classes binds as well; JNI_OnLoad is the
  * only exported symbol. Small arrays (key, cv, block, CV results) are copied with
- * Get/Set<Int>ArrayRegion; byte arrays are pinned with GetPrimitiveArrayCritical, inputs
- * released with JNI_ABORT, and no other JNI call is made while one is held.
+ * Get/Set<Int>ArrayRegion. Byte arrays are reached in one of two ways, which Java picks
+ * (NativeKernel, CriticalArrays):
+ *   - pinned with GetPrimitiveArrayCritical (inputs released with JNI_ABORT, no other JNI call
+ *     while one is held): only where the collector pins the array's region;
+ *   - copied in slices of at most B3J_COPY_LEN bytes with Get/SetByteArrayRegion through a
+ *     bounded native buffer (the *Copy methods): where the JVM would implement the critical
+ *     section with the GC locker, which makes allocating threads wait for every critical
+ *     section to end and, in JDK 17-21 (G1) and 17-24 (Parallel, Serial), throw
+ *     OutOfMemoryError after two retries (JDK-8192647). A copy holds no lock: the copying
+ *     thread is in the VM for a few microseconds per slice, then hashes outside it.
  */
 #include <jni.h>
+#include <stdlib.h>
 
 #include "blake3_impl.h"
 
-#define B3J_ABI_VERSION 2
+#define B3J_ABI_VERSION 3
 #define B3J_DEFAULT_CLASS "io.github.blake3fast.NativeBlake3"
 #define B3J_PROPERTY "blake3fast.jni.class"
 #define B3J_MAX_SUBTREES 128 /* blake3_hash_subtrees writes at most this many CVs */
+/* The most bytes copied out of (or into) a Java array at a time: a power of two of whole
+ * chunks, small enough to stay in the L2 cache between the copy and the hash. */
+#define B3J_COPY_LEN (64 * 1024)
+/* A stack buffer for inputs that fit, and the fallback when malloc fails: a power of two of
+ * whole chunks as well. */
+#define B3J_STACK_COPY (8 * 1024)
+/* One-shot outputs up to this many bytes are computed on the stack and copied out, never pinned;
+ * hashOneShotCopy writes no more (NativeKernel asks for longer ones through rootOutputCopy). */
+#define B3J_COPY_OUT 64
 
 static const blake3_kernel *b3j_kernel(jint isa) {
   const blake3_kernel *k = blake3_kernel_for(isa);
@@ -113,11 +131,23 @@ static jint JNICALL b3j_hash_subtrees_direct(JNIEnv *env, jclass cls, jint isa, 
   return b3j_store_cvs(env, cvs, cvs_off, words, n);
 }
 
-/* One-shot hash of `input` (already resolved) into the pinned `out` array. */
+/* One-shot hash of `input` (already resolved, pinned or direct) into `out`, then releases the
+ * pinned input. An output of up to B3J_COPY_OUT bytes is computed on the stack and copied out
+ * after the release, so that the output array is never pinned (and a direct input holds no
+ * critical section at all); a longer one is written into the pinned output array. */
 static void b3j_oneshot_into(JNIEnv *env, const blake3_kernel *k, const uint8_t *input, jint len,
                              const uint32_t kw[8], jint flags, jlong seek, jbyteArray out,
                              jint out_off, jint out_len, jbyteArray in_to_release,
                              uint8_t *in_pinned) {
+  if (out_len <= B3J_COPY_OUT) {
+    uint8_t small[B3J_COPY_OUT];
+    blake3_hash_oneshot(k, input, (size_t)len, kw, (uint8_t)flags, (uint64_t)seek, small,
+                        (size_t)out_len);
+    if (in_pinned != NULL)
+      (*env)->ReleasePrimitiveArrayCritical(env, in_to_release, in_pinned, JNI_ABORT);
+    (*env)->SetByteArrayRegion(env, out, out_off, out_len, (const jbyte *)small);
+    return;
+  }
   uint8_t *o = (uint8_t *)(*env)->GetPrimitiveArrayCritical(env, out, NULL);
   if (o == NULL) {
     if (in_pinned != NULL)
@@ -246,6 +276,223 @@ static void JNICALL b3j_hash_block(JNIEnv *env, jclass cls, jint isa, jlong m0, 
   }
 }
 
+/* ---- the copying entry points (no critical section) ----------------------------------------- */
+
+/* A copy buffer for `want` bytes: the stack buffer when they fit or malloc fails (then *cap may
+ * be less than asked), else a malloc'd one of the smallest power of two from want up to
+ * B3J_COPY_LEN. *cap is always a power of two of whole chunks, as b3j_copy_subtrees needs. */
+static uint8_t *b3j_buffer(size_t want, uint8_t stack_buf[B3J_STACK_COPY], size_t *cap) {
+  if (want > B3J_STACK_COPY) {
+    size_t n = B3J_COPY_LEN;
+    while (n / 2 >= want) n /= 2;
+    uint8_t *p = (uint8_t *)malloc(n);
+    if (p != NULL) {
+      *cap = n;
+      return p;
+    }
+  }
+  *cap = B3J_STACK_COPY;
+  return stack_buf;
+}
+
+static void b3j_unbuffer(uint8_t *p, const uint8_t stack_buf[B3J_STACK_COPY]) {
+  if (p != stack_buf) free(p);
+}
+
+/* The parent of two child CVs (words), into `left`. */
+static void b3j_parent(const blake3_kernel *k, const uint32_t key[8], uint8_t flags,
+                       uint32_t left[8], const uint32_t right[8]) {
+  uint8_t block[BLAKE3_BLOCK_LEN];
+  for (int i = 0; i < 8; i++) {
+    blake3_store32(block + 4 * i, left[i]);
+    blake3_store32(block + 32 + 4 * i, right[i]);
+  }
+  memcpy(left, key, 32);
+  k->compress_in_place(left, block, BLAKE3_BLOCK_LEN, 0, (uint8_t)(flags | PARENT));
+}
+
+/* The size in chunks of the maximal aligned subtree at chunk c with `left` chunks to go. */
+static uint64_t b3j_subtree_size(uint64_t c, uint64_t left) {
+  uint64_t size = (uint64_t)1 << (63 - __builtin_clzll(left));
+  if (c != 0 && (c & (~c + 1)) < size) size = c & (~c + 1);
+  return size;
+}
+
+/* Copies `chunks` whole chunks of `in` from off into buf and appends the CVs of their maximal
+ * aligned subtrees (from chunk c) at words[8 * *count]. 0 with an exception pending on failure. */
+static int b3j_copy_span(JNIEnv *env, const blake3_kernel *k, jbyteArray in, jint off,
+                         uint64_t chunks, uint8_t *buf, const uint32_t kw[8], uint64_t c,
+                         uint8_t flags, uint32_t *words, size_t *count) {
+  uint32_t piece[8 * B3J_MAX_SUBTREES];
+  size_t len = (size_t)chunks * BLAKE3_CHUNK_LEN;
+  (*env)->GetByteArrayRegion(env, in, off, (jsize)len, (jbyte *)buf);
+  if ((*env)->ExceptionCheck(env)) return 0;
+  size_t n = blake3_hash_subtrees(k, buf, len, kw, c, flags, piece);
+  if (*count + n > B3J_MAX_SUBTREES) { /* cannot happen below 2^31 bytes; never write past words */
+    b3j_throw_iae(env, "blake3fast: too many subtrees");
+    return 0;
+  }
+  memcpy(words + 8 * *count, piece, 32 * n);
+  *count += n;
+  return 1;
+}
+
+/* What blake3_hash_subtrees computes for chunks [c, c + chunks) of `in` from off, read through
+ * buf (cap bytes, whole chunks): the maximal aligned subtrees are walked left to right;
+ * consecutive ones are copied and hashed together while they fit in buf, and one larger than
+ * buf is hashed buf by buf (aligned pieces of a power of two) and its pieces merged with a
+ * stack of CVs, one merge per trailing zero bit of the number of pieces done. Appends the CVs
+ * at words[8 * *count]; 0 with an exception pending on failure. */
+static int b3j_copy_subtrees(JNIEnv *env, const blake3_kernel *k, jbyteArray in, jint off,
+                             uint64_t chunks, uint8_t *buf, size_t cap, const uint32_t kw[8],
+                             uint64_t c, uint8_t flags, uint32_t *words, size_t *count) {
+  const uint64_t cap_chunks = cap / BLAKE3_CHUNK_LEN;
+  while (chunks > 0) {
+    uint64_t size = b3j_subtree_size(c, chunks);
+    if (size <= cap_chunks) {
+      /* this and the following maximal subtrees, as many as fit */
+      uint64_t span = size;
+      while (span < chunks) {
+        uint64_t next = b3j_subtree_size(c + span, chunks - span);
+        if (span + next > cap_chunks) break;
+        span += next;
+      }
+      if (!b3j_copy_span(env, k, in, off, span, buf, kw, c, flags, words, count)) return 0;
+      size = span;
+    } else {
+      uint32_t stack[8 * 64];
+      size_t depth = 0;
+      for (uint64_t done = 0; done < size; done += cap_chunks) {
+        size_t one = 0;
+        if (!b3j_copy_span(env, k, in, off + (jint)(done * BLAKE3_CHUNK_LEN), cap_chunks, buf, kw,
+                           c + done, flags, stack + 8 * depth, &one))
+          return 0;
+        depth++; /* one == 1: an aligned power of two of chunks is one subtree */
+        for (uint64_t pieces = done / cap_chunks + 1; (pieces & 1) == 0; pieces >>= 1) {
+          depth--;
+          b3j_parent(k, kw, flags, stack + 8 * (depth - 1), stack + 8 * depth);
+        }
+      }
+      if (*count >= B3J_MAX_SUBTREES) {
+        b3j_throw_iae(env, "blake3fast: too many subtrees");
+        return 0;
+      }
+      memcpy(words + 8 * *count, stack, 32);
+      (*count)++;
+    }
+    off += (jint)(size * BLAKE3_CHUNK_LEN);
+    c += size;
+    chunks -= size;
+  }
+  return 1;
+}
+
+/* hashSubtrees without a critical section: same CVs. */
+static jint JNICALL b3j_hash_subtrees_copy(JNIEnv *env, jclass cls, jint isa, jbyteArray in,
+                                           jint off, jint len, jintArray key, jlong counter,
+                                           jint flags, jintArray cvs, jint cvs_off) {
+  (void)cls;
+  uint32_t kw[8], words[8 * B3J_MAX_SUBTREES];
+  uint8_t stack_buf[B3J_STACK_COPY];
+  if (!b3j_key(env, key, kw)) return 0;
+  size_t cap, count = 0;
+  uint8_t *buf = b3j_buffer((size_t)len, stack_buf, &cap);
+  int ok = b3j_copy_subtrees(env, b3j_kernel(isa), in, off, (uint64_t)len / BLAKE3_CHUNK_LEN, buf,
+                             cap, kw, (uint64_t)counter, (uint8_t)flags, words, &count);
+  b3j_unbuffer(buf, stack_buf);
+  return ok ? b3j_store_cvs(env, cvs, cvs_off, words, count) : 0;
+}
+
+/* hashOneShot without a critical section, for out_len <= B3J_COPY_OUT (else an
+ * IllegalArgumentException). An input that fits in the buffer is copied whole; a longer one is
+ * hashed as the tree driver would: the maximal subtrees of every chunk but the last, then the
+ * last chunk, then the right spine folded into the root node. */
+static void JNICALL b3j_hash_oneshot_copy(JNIEnv *env, jclass cls, jint isa, jbyteArray in,
+                                          jint off, jint len, jintArray key, jint flags,
+                                          jlong seek, jbyteArray out, jint out_off,
+                                          jint out_len) {
+  (void)cls;
+  uint32_t kw[8], words[8 * B3J_MAX_SUBTREES];
+  uint8_t stack_buf[B3J_STACK_COPY], o[B3J_COPY_OUT];
+  if (out_len > B3J_COPY_OUT) {
+    b3j_throw_iae(env, "blake3fast: hashOneShotCopy writes at most 64 bytes");
+    return;
+  }
+  if (out_len <= 0 || !b3j_key(env, key, kw)) return;
+  const blake3_kernel *k = b3j_kernel(isa);
+  size_t cap;
+  uint8_t *buf = b3j_buffer((size_t)len, stack_buf, &cap);
+  if ((size_t)len <= cap) {
+    if (len > 0) (*env)->GetByteArrayRegion(env, in, off, len, (jbyte *)buf);
+    if (!(*env)->ExceptionCheck(env))
+      blake3_hash_oneshot(k, buf, (size_t)len, kw, (uint8_t)flags, (uint64_t)seek, o,
+                          (size_t)out_len);
+  } else {
+    const uint64_t whole = ((uint64_t)len - 1) / BLAKE3_CHUNK_LEN; /* >= 1: len > cap >= 1024 */
+    const jint last_len = len - (jint)(whole * BLAKE3_CHUNK_LEN);
+    size_t depth = 0;
+    if (b3j_copy_subtrees(env, k, in, off, whole, buf, cap, kw, 0, (uint8_t)flags, words,
+                          &depth)) {
+      (*env)->GetByteArrayRegion(env, in, off + (jint)(whole * BLAKE3_CHUNK_LEN), last_len,
+                                 (jbyte *)buf);
+    }
+    if (!(*env)->ExceptionCheck(env)) {
+      /* the last chunk's CV: its blocks, the first with CHUNK_START, the last with CHUNK_END */
+      uint32_t cv[8], node[16];
+      uint8_t block[BLAKE3_BLOCK_LEN];
+      memcpy(cv, kw, 32);
+      const size_t blocks = ((size_t)last_len + BLAKE3_BLOCK_LEN - 1) / BLAKE3_BLOCK_LEN;
+      for (size_t b = 0; b < blocks; b++) {
+        size_t n = b + 1 < blocks ? BLAKE3_BLOCK_LEN : (size_t)last_len - b * BLAKE3_BLOCK_LEN;
+        memset(block, 0, sizeof block);
+        memcpy(block, buf + b * BLAKE3_BLOCK_LEN, n);
+        uint8_t f = (uint8_t)(flags | (b == 0 ? CHUNK_START : 0) | (b + 1 == blocks ? CHUNK_END : 0));
+        k->compress_in_place(cv, block, (uint8_t)n, whole, f);
+      }
+      /* fold the spine: each stack entry is the left sibling of everything to its right */
+      for (size_t i = depth - 1; i > 0; i--) {
+        uint32_t left[8];
+        memcpy(left, words + 8 * i, 32);
+        b3j_parent(k, kw, (uint8_t)flags, left, cv);
+        memcpy(cv, left, 32);
+      }
+      memcpy(node, words, 32);
+      memcpy(node + 8, cv, 32);
+      blake3_root_output(k, kw, node, BLAKE3_BLOCK_LEN, (uint8_t)(flags | PARENT),
+                         (uint64_t)seek, o, (size_t)out_len);
+    }
+  }
+  b3j_unbuffer(buf, stack_buf);
+  if (!(*env)->ExceptionCheck(env))
+    (*env)->SetByteArrayRegion(env, out, out_off, out_len, (const jbyte *)o);
+}
+
+/* rootOutput without a critical section: computed a buffer at a time, each copied out. */
+static void JNICALL b3j_root_output_copy(JNIEnv *env, jclass cls, jint isa, jintArray cv,
+                                         jintArray block, jint block_len, jint flags,
+                                         jlong position, jbyteArray out, jint out_off,
+                                         jint out_len) {
+  (void)cls;
+  uint32_t cvw[8], bw[16];
+  uint8_t stack_buf[B3J_STACK_COPY];
+  if (out_len <= 0) return;
+  (*env)->GetIntArrayRegion(env, cv, 0, 8, (jint *)cvw);
+  if ((*env)->ExceptionCheck(env)) return;
+  (*env)->GetIntArrayRegion(env, block, 0, 16, (jint *)bw);
+  if ((*env)->ExceptionCheck(env)) return;
+  const blake3_kernel *k = b3j_kernel(isa);
+  size_t cap;
+  uint8_t *buf = b3j_buffer((size_t)out_len, stack_buf, &cap);
+  for (jint done = 0; done < out_len && !(*env)->ExceptionCheck(env);) {
+    jint n = out_len - done < (jint)cap ? out_len - done : (jint)cap;
+    blake3_root_output(k, cvw, bw, (uint8_t)block_len, (uint8_t)flags,
+                       (uint64_t)position + (uint64_t)done, buf, (size_t)n);
+    (*env)->SetByteArrayRegion(env, out, out_off + done, n, (const jbyte *)buf);
+    done += n;
+  }
+  b3j_unbuffer(buf, stack_buf);
+}
+
 static JNINativeMethod b3j_methods[] = {
     {"abiVersion", "()I", (void *)b3j_abi_version},
     {"supportedIsas", "()I", (void *)b3j_supported_isas},
@@ -258,6 +505,9 @@ static JNINativeMethod b3j_methods[] = {
     {"rootOutput", "(I[I[IIIJ[BII)V", (void *)b3j_root_output},
     {"directAddress", "(Ljava/nio/ByteBuffer;)J", (void *)b3j_direct_address},
     {"hashBlock", "(IJJJJJJJJIJJJJIJ)V", (void *)b3j_hash_block},
+    {"hashSubtreesCopy", "(I[BII[IJI[II)I", (void *)b3j_hash_subtrees_copy},
+    {"hashOneShotCopy", "(I[BII[IIJ[BII)V", (void *)b3j_hash_oneshot_copy},
+    {"rootOutputCopy", "(I[I[IIIJ[BII)V", (void *)b3j_root_output_copy},
 };
 
 /* The binary name from the system property (or the default), dots turned into slashes. */

@@ -96,6 +96,7 @@ static mobj *ints_obj(const uint32_t *w, size_t n) {
 static struct {
   int critical;       /* arrays pinned now */
   long pins, unpins;  /* over the run */
+  long region_copies; /* GetByteArrayRegion calls over the run */
   int pending;        /* an exception is pending */
   char pending_class[128];
   int fail_next_pin;  /* the next GetPrimitiveArrayCritical returns NULL */
@@ -193,6 +194,36 @@ static void m_set_int_region(JNIEnv *env, jintArray a, jsize start, jsize len, c
     return;
   }
   memcpy((uint32_t *)o->data + start, buf, 4 * (size_t)len);
+}
+static void m_get_byte_region(JNIEnv *env, jbyteArray a, jsize start, jsize len, jbyte *buf) {
+  (void)env;
+  enter("GetByteArrayRegion");
+  mobj *o = (mobj *)a;
+  if (o == NULL || o->kind != K_BYTES) {
+    violation("GetByteArrayRegion on something else than a byte[]");
+    return;
+  }
+  if (start < 0 || len < 0 || (size_t)start + (size_t)len > o->len) {
+    raise("java/lang/ArrayIndexOutOfBoundsException");
+    return;
+  }
+  M.region_copies++;
+  memcpy(buf, (uint8_t *)o->data + start, (size_t)len);
+}
+static void m_set_byte_region(JNIEnv *env, jbyteArray a, jsize start, jsize len, const jbyte *buf) {
+  (void)env;
+  enter("SetByteArrayRegion");
+  mobj *o = (mobj *)a;
+  if (o == NULL || o->kind != K_BYTES) {
+    violation("SetByteArrayRegion on something else than a byte[]");
+    return;
+  }
+  if (o->input) violation("SetByteArrayRegion into an input array");
+  if (start < 0 || len < 0 || (size_t)start + (size_t)len > o->len) {
+    raise("java/lang/ArrayIndexOutOfBoundsException");
+    return;
+  }
+  memcpy((uint8_t *)o->data + start, buf, (size_t)len);
 }
 static void *m_direct_address(JNIEnv *env, jobject buf) {
   (void)env;
@@ -317,6 +348,8 @@ static void init_env(void) {
   g_fns.ThrowNew = m_throw_new;
   g_fns.GetIntArrayRegion = m_get_int_region;
   g_fns.SetIntArrayRegion = m_set_int_region;
+  g_fns.GetByteArrayRegion = m_get_byte_region;
+  g_fns.SetByteArrayRegion = m_set_byte_region;
   g_fns.GetDirectBufferAddress = m_direct_address;
   g_fns.GetPrimitiveArrayCritical = m_get_critical;
   g_fns.ReleasePrimitiveArrayCritical = m_release_critical;
@@ -354,6 +387,9 @@ static struct {
   fn_root root_output;
   fn_address direct_address;
   fn_block hash_block;
+  fn_subtrees subtrees_copy;
+  fn_oneshot oneshot_copy;
+  fn_root root_output_copy;
 } N;
 
 static const struct {
@@ -370,6 +406,9 @@ static const struct {
     {"rootOutput", "(I[I[IIIJ[BII)V"},
     {"directAddress", "(Ljava/nio/ByteBuffer;)J"},
     {"hashBlock", "(IJJJJJJJJIJJJJIJ)V"},
+    {"hashSubtreesCopy", "(I[BII[IJI[II)I"},
+    {"hashOneShotCopy", "(I[BII[IIJ[BII)V"},
+    {"rootOutputCopy", "(I[I[IIIJ[BII)V"},
 };
 
 static void *native_fn(const char *name, const char *sig) {
@@ -415,16 +454,18 @@ static mobj *direct_at(const uint8_t *p, size_t n, size_t pad) {
   return o;
 }
 
-/* Runs a one-shot through the glue: `out_len` bytes at `seek`, into an output array with
- * `opad` bytes before the result (which must stay as they were) and none after. */
+/* Runs a one-shot through the glue (direct: 0 hashOneShot, 1 hashOneShotDirect, 2
+ * hashOneShotCopy): `out_len` bytes at `seek`, into an output array with `opad` bytes before the
+ * result (which must stay as they were) and none after. */
 static int oneshot(int isa, int direct, const uint8_t *in, size_t n, size_t pad, const uint32_t *key,
                    int flags, uint64_t seek, size_t out_len, size_t opad, uint8_t *result) {
-  mobj *i = direct ? direct_at(in, n, pad) : input_at(in, n, pad);
+  mobj *i = direct == 1 ? direct_at(in, n, pad) : input_at(in, n, pad);
   mobj *k = key ? ints_obj(key, 8) : NULL;
   mobj *o = new_obj(K_BYTES, opad + out_len, 1);
   memset(o->data, 0x5A, opad + out_len);
-  (direct ? N.oneshot_direct : N.oneshot)(&g_env, NULL, isa, (jobject)i, (jint)pad, (jint)n, (jintArray)k,
-                                          flags, (jlong)seek, (jbyteArray)o, (jint)opad, (jint)out_len);
+  fn_oneshot f = direct == 2 ? N.oneshot_copy : direct == 1 ? N.oneshot_direct : N.oneshot;
+  f(&g_env, NULL, isa, (jobject)i, (jint)pad, (jint)n, (jintArray)k, flags, (jlong)seek, (jbyteArray)o, (jint)opad,
+    (jint)out_len);
   int ok = !M.pending;
   for (size_t j = 0; j < opad; j++) ok &= ((uint8_t *)o->data)[j] == 0x5A;
   memcpy(result, (uint8_t *)o->data + opad, out_len);
@@ -487,10 +528,17 @@ static void test_vectors(const char *path) {
         /* a window of the output: seek 37, 60 bytes, into a shorter output array */
         int ok = oneshot(isa, 0, input, n, 3, keys[m], flags[m], 37, 60, 1, got);
         check(ok && memcmp(got, want[m] + 37, 60) == 0, "%s vector len=%zu mode=%d seek=37", ISA_NAMES[isa], n, m);
+        /* without pinning: at most 64 bytes, at seek 0 and 37 */
+        size_t pad = (n + (size_t)m) % 7;
+        ok = oneshot(isa, 2, input, n, pad, keys[m], flags[m], 0, 64, pad, got);
+        check(ok && memcmp(got, want[m], 64) == 0, "%s vector len=%zu mode=%d hashOneShotCopy", ISA_NAMES[isa], n, m);
+        ok = oneshot(isa, 2, input, n, 5, keys[m], flags[m], 37, 60, 2, got);
+        check(ok && memcmp(got, want[m] + 37, 60) == 0, "%s vector len=%zu mode=%d hashOneShotCopy seek=37",
+              ISA_NAMES[isa], n, m);
       }
       cases++;
     }
-    printf("  [%-8s] vectors through hashOneShot{,Direct}: %s\n", ISA_NAMES[isa], g_fail == before ? "ok" : "FAILED");
+    printf("  [%-8s] vectors through hashOneShot{,Direct,Copy}: %s\n", ISA_NAMES[isa], g_fail == before ? "ok" : "FAILED");
   }
   free(input);
   fclose(f);
@@ -523,17 +571,17 @@ static void test_subtrees(int rounds) {
     size_t want_n = 0;
     for (int t = 0; t < g_nisas; t++) {
       const int isa = g_isas[t];
-      for (int direct = 0; direct < 2; direct++) {
-        mobj *in = direct ? direct_at(pool + start, len, pad) : input_at(pool + start, len, pad);
+      for (int direct = 0; direct < 3; direct++) { /* hashSubtrees, hashSubtreesDirect, hashSubtreesCopy */
+        mobj *in = direct == 1 ? direct_at(pool + start, len, pad) : input_at(pool + start, len, pad);
         mobj *key = null_key ? NULL : ints_obj(kw, 8);
         /* the CV array: room for exactly the values the portable kernel returned, after cvs_off */
         const size_t cvs_off = below(17);
         const size_t room = t == 0 && direct == 0 ? 8 * 128 : 8 * want_n;
         mobj *cvs = ints_obj(NULL, cvs_off + room);
         memset(cvs->data, 0x77, 4 * (cvs_off + room));
-        jint n = (direct ? N.subtrees_direct : N.subtrees)(&g_env, NULL, isa, (jobject)in, (jint)pad, (jint)len,
-                                                            (jintArray)key, (jlong)counter, flags, (jintArray)cvs,
-                                                            (jint)cvs_off);
+        fn_subtrees f = direct == 2 ? N.subtrees_copy : direct == 1 ? N.subtrees_direct : N.subtrees;
+        jint n = f(&g_env, NULL, isa, (jobject)in, (jint)pad, (jint)len, (jintArray)key, (jlong)counter, flags,
+                   (jintArray)cvs, (jint)cvs_off);
         const uint32_t *got = (const uint32_t *)cvs->data + cvs_off;
         int ok = !M.pending && n > 0 && n <= 128;
         for (size_t j = 0; j < cvs_off; j++) ok &= ((uint32_t *)cvs->data)[j] == 0x77777777u;
@@ -544,7 +592,7 @@ static void test_subtrees(int rounds) {
           ok &= (size_t)n == want_n && memcmp(got, want, 32 * want_n) == 0;
         }
         check(ok, "%s hashSubtrees%s chunks=%zu counter=%" PRIu64 " flags=%d", ISA_NAMES[isa],
-              direct ? "Direct" : "", chunks, counter, flags);
+              (const char *[]){"", "Direct", "Copy"}[direct], chunks, counter, flags);
         M.pending = 0;
         free_obj(in);
         free_obj(key);
@@ -552,7 +600,7 @@ static void test_subtrees(int rounds) {
       }
     }
   }
-  printf("  hashSubtrees{,Direct}, %d random cases x %d ISAs: %s\n", rounds, g_nisas,
+  printf("  hashSubtrees{,Direct,Copy}, %d random cases x %d ISAs: %s\n", rounds, g_nisas,
          g_fail == before ? "ok" : "FAILED");
 }
 
@@ -585,6 +633,12 @@ static void test_root_output(int rounds) {
       memcpy(t == 0 ? want : got, (uint8_t *)o->data + opad, out_len);
       if (t > 0) ok &= memcmp(got, want, out_len) == 0;
       check(ok, "%s rootOutput pos=%" PRIu64 " len=%zu", ISA_NAMES[isa], pos, out_len);
+      memset(o->data, 0x3C, opad + out_len);
+      N.root_output_copy(&g_env, NULL, isa, (jintArray)c, (jintArray)b, block_len, flags, (jlong)pos, (jbyteArray)o,
+                         (jint)opad, (jint)out_len);
+      ok = !M.pending && memcmp((uint8_t *)o->data + opad, want, out_len) == 0;
+      for (size_t j = 0; j < opad; j++) ok &= ((uint8_t *)o->data)[j] == 0x3C;
+      check(ok, "%s rootOutputCopy pos=%" PRIu64 " len=%zu", ISA_NAMES[isa], pos, out_len);
       free_obj(c);
       free_obj(b);
       free_obj(o);
@@ -592,7 +646,7 @@ static void test_root_output(int rounds) {
     free(want);
     free(got);
   }
-  printf("  rootOutput, %d random cases x %d ISAs: %s\n", rounds, g_nisas, g_fail == before ? "ok" : "FAILED");
+  printf("  rootOutput{,Copy}, %d random cases x %d ISAs: %s\n", rounds, g_nisas, g_fail == before ? "ok" : "FAILED");
 }
 
 static void expect_exception(const char *what, const char *cls);
@@ -699,10 +753,23 @@ static void test_error_paths(void) {
   mobj *tiny = ints_obj(NULL, 7);
   N.subtrees(&g_env, NULL, 0, (jobject)in, 0, 4096, NULL, 0, 0, (jintArray)tiny, 0);
   expect_exception("hashSubtrees, 7-int CV array", "java/lang/ArrayIndexOutOfBoundsException");
+  /* the copying entry points: an output too long for hashOneShotCopy, a range past the array */
+  mobj *long_out = new_obj(K_BYTES, 65, 1);
+  N.oneshot_copy(&g_env, NULL, 0, (jobject)in, 0, 4096, NULL, 0, 0, (jbyteArray)long_out, 0, 65);
+  expect_exception("hashOneShotCopy, 65 output bytes", "java/lang/IllegalArgumentException");
+  free_obj(long_out);
+  N.subtrees_copy(&g_env, NULL, 0, (jobject)in, 1024, 4096, NULL, 0, 0, (jintArray)cvs, 0);
+  expect_exception("hashSubtreesCopy, range past the array", "java/lang/ArrayIndexOutOfBoundsException");
+  N.oneshot_copy(&g_env, NULL, 0, (jobject)in, 1, 100000, NULL, 0, 0, (jbyteArray)out, 0, 32);
+  expect_exception("hashOneShotCopy, range past the array", "java/lang/ArrayIndexOutOfBoundsException");
+  N.subtrees_copy(&g_env, NULL, 0, (jobject)in, 0, 4096, (jintArray)short_key, 0, 0, (jintArray)cvs, 0);
+  expect_exception("hashSubtreesCopy, 7-int key", "java/lang/ArrayIndexOutOfBoundsException");
   /* output length 0 or less: nothing is touched, not even the (null) arrays */
   N.oneshot(&g_env, NULL, 0, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0);
   N.oneshot_direct(&g_env, NULL, 0, NULL, 0, 0, NULL, 0, 0, NULL, 0, -1);
   N.root_output(&g_env, NULL, 0, NULL, NULL, 0, 0, 0, NULL, 0, 0);
+  N.oneshot_copy(&g_env, NULL, 0, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0);
+  N.root_output_copy(&g_env, NULL, 0, NULL, NULL, 0, 0, 0, NULL, 0, 0);
   check(!M.pending && M.critical == 0, "out_len <= 0 calls return at once");
   /* an ISA number selectIsa never returns: the glue falls back to portable, no crash */
   uint8_t a[32], b[32];
@@ -733,11 +800,12 @@ static void *m_get_critical_counting(JNIEnv *env, jarray a, jboolean *is_copy) {
 static void test_second_pin_fails(void) {
   long before = g_fail;
   uint8_t data[2048] = {0};
-  mobj *in = input_at(data, sizeof data, 0), *out = new_obj(K_BYTES, 64, 1);
+  /* outputs up to 64 bytes are copied out, never pinned: 65 bytes make the second pin */
+  mobj *in = input_at(data, sizeof data, 0), *out = new_obj(K_BYTES, 65, 1);
   g_fns.GetPrimitiveArrayCritical = m_get_critical_counting;
   g_pin_calls = 0;
   g_fail_on_call = 2;
-  N.oneshot(&g_env, NULL, 0, (jobject)in, 0, 2048, NULL, 0, 0, (jbyteArray)out, 0, 64);
+  N.oneshot(&g_env, NULL, 0, (jobject)in, 0, 2048, NULL, 0, 0, (jbyteArray)out, 0, 65);
   g_fns.GetPrimitiveArrayCritical = m_get_critical;
   expect_exception("hashOneShot, output pin fails", "java/lang/OutOfMemoryError");
   check(in->pinned == NULL, "the input was released");
@@ -817,8 +885,11 @@ int main(int argc, char **argv) {
   N.root_output = (fn_root)f[8];
   N.direct_address = (fn_address)f[9];
   N.hash_block = (fn_block)f[10];
+  N.subtrees_copy = (fn_subtrees)f[11];
+  N.oneshot_copy = (fn_oneshot)f[12];
+  N.root_output_copy = (fn_root)f[13];
 
-  check(N.abi_version(&g_env, NULL) == 2, "abiVersion is 2");
+  check(N.abi_version(&g_env, NULL) == 3, "abiVersion is 3");
   const jint supported = N.supported_isas(&g_env, NULL);
   check(supported & 1, "portable is supported");
   const char *cap_env = getenv("BLAKE3_ISA");
@@ -842,7 +913,9 @@ int main(int argc, char **argv) {
 
   check(M.critical == 0 && M.pins == M.unpins, "every pin released once (%ld pins, %ld releases)", M.pins, M.unpins);
   check(M.violations == 0, "no JNI rule broken (%ld)", M.violations);
-  printf("  %ld arrays pinned and released, %ld JNI rule violations\n", M.pins, M.violations);
+  check(M.region_copies > 0, "the copying entry points read through GetByteArrayRegion");
+  printf("  %ld arrays pinned and released, %ld region copies, %ld JNI rule violations\n", M.pins, M.region_copies,
+         M.violations);
   dlclose(lib);
   printf("%ld passed, %ld failed\n", g_pass, g_fail);
   return g_fail == 0 ? 0 : 1;

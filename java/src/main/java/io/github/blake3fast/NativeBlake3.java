@@ -11,7 +11,7 @@ final class NativeBlake3 {
   private NativeBlake3() {}
 
   /** The contract version this class speaks; a library answering otherwise is refused. */
-  static final int ABI_VERSION = 2;
+  static final int ABI_VERSION = 3;
 
   /**
    * ISA names as -Dblake3.isa spells them, indexed by ISA number: the list BLAKE3_ISAS in
@@ -50,6 +50,27 @@ final class NativeBlake3 {
 
   static native void rootOutput(int isa, int[] cv, int[] block, int blockLen, int flags, long position, byte[] out,
       int outOff, int outLen);
+
+  /**
+   * {@link #hashSubtrees} without pinning {@code in}: copied through a bounded native buffer,
+   * a slice at a time (see {@link CriticalArrays}).
+   */
+  static native int hashSubtreesCopy(int isa, byte[] in, int off, int len, int[] key, long counter, int flags,
+      int[] cvs, int cvsOff);
+
+  /**
+   * {@link #hashOneShot} without pinning: any input length, {@code outLen <= COPY_OUT} (else an
+   * IllegalArgumentException).
+   */
+  static native void hashOneShotCopy(int isa, byte[] in, int off, int len, int[] key, int flags, long seek,
+      byte[] out, int outOff, int outLen);
+
+  /** {@link #rootOutput} without pinning {@code out}. */
+  static native void rootOutputCopy(int isa, int[] cv, int[] block, int blockLen, int flags, long position,
+      byte[] out, int outOff, int outLen);
+
+  /** The most output bytes {@link #hashOneShotCopy} writes (B3J_COPY_OUT). */
+  static final int COPY_OUT = 64;
 
   /** The address of a direct buffer's first byte (0 if it is not direct). */
   static native long directAddress(ByteBuffer buffer);

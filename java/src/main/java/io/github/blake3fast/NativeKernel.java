@@ -9,11 +9,15 @@ import java.util.Objects;
  * <ul>
  *   <li>one block at most (64 bytes, 32-byte result): through {@link ShortHashSlots}, which
  *       pins nothing: 67 ns against 110 ns. When its thread's slot is busy, a call takes the
- *       pinning call below instead (about 100-110 ns for 64 bytes in a timing loop);
+ *       general call below instead (about 100-110 ns for 64 bytes pinned, in a timing loop);
  *   <li>longer: one JNI call that pins its arrays, in slices of at most {@link #MAX_CALL} bytes
  *       so that a critical section never pins an array for long: 65 bytes 167 ns against 306,
  *       1000 bytes 1040 ns against 2470.
  * </ul>
+ * That is where the collector pins regions. Where the JVM would implement the critical
+ * section with the GC locker ({@link CriticalArrays}), arrays are copied instead, a slice at a
+ * time, through a {@link CopyBuffers} direct buffer (or, when none is free, through the
+ * library's own bounded buffer); the output of a one-shot is copied out, never pinned.
  */
 final class NativeKernel implements Kernel {
   // Every method checks the range the C side will touch against the array or buffer it gets,
@@ -26,17 +30,29 @@ final class NativeKernel implements Kernel {
 
   private final int isa;
   private final String name;
-  /** Null if the library could not locate direct memory: short hashes then take the pinning call. */
+  /** Pin arrays (JNI critical sections) or copy them: {@link CriticalArrays}. */
+  private final boolean pin;
+  /** Null if the library could not locate direct memory: short hashes then take the general call. */
   final ShortHashSlots slots;
 
   NativeKernel(int isa) {
+    this(isa, CriticalArrays.PIN);
+  }
+
+  NativeKernel(int isa, boolean pin) {
     this.isa = isa;
+    this.pin = pin;
     this.name = "native-" + NativeBlake3.ISA_NAMES[isa];
     this.slots = ShortHashSlots.create();
   }
 
   int isa() {
     return isa;
+  }
+
+  /** Whether this kernel pins arrays (else it copies them). */
+  boolean pins() {
+    return pin;
   }
 
   @Override
@@ -57,7 +73,71 @@ final class NativeKernel implements Kernel {
   @Override
   public int hashSubtrees(byte[] in, int off, int len, int[] key, long counter, int flags, int[] cvs, int cvsOff) {
     Objects.checkFromIndexSize(off, len, in.length);
-    return NativeBlake3.hashSubtrees(isa, in, off, len, key, counter, flags, cvs, cvsOff);
+    if (pin) {
+      return NativeBlake3.hashSubtrees(isa, in, off, len, key, counter, flags, cvs, cvsOff);
+    }
+    int slot = CopyBuffers.claim();
+    if (slot < 0) {
+      return NativeBlake3.hashSubtreesCopy(isa, in, off, len, key, counter, flags, cvs, cvsOff);
+    }
+    try {
+      return copiedSubtrees(CopyBuffers.buffer(slot), in, off, len, key, counter, flags, cvs, cvsOff);
+    } finally {
+      CopyBuffers.release(slot);
+    }
+  }
+
+  /**
+   * {@link #hashSubtrees} through a copy buffer, as blake3_jni.c does it with
+   * GetByteArrayRegion: the maximal aligned subtrees left to right; consecutive ones copied and
+   * hashed together while they fit in the buffer; one larger than the buffer hashed a buffer at
+   * a time (aligned pieces of a power of two) and its pieces merged on a stack, one merge per
+   * trailing zero bit of the number of pieces done.
+   */
+  private int copiedSubtrees(ByteBuffer buf, byte[] in, int off, int len, int[] key, long c, int flags, int[] cvs,
+      int cvsOff) {
+    final long capChunks = CopyBuffers.LEN / Spec.CHUNK_LEN;
+    long chunks = len / Spec.CHUNK_LEN;
+    int count = 0;
+    int[] stack = null;
+    while (chunks > 0) {
+      long size = Spec.subtreeChunks(c, chunks);
+      if (size <= capChunks) {
+        long span = size;
+        while (span < chunks) {
+          long next = Spec.subtreeChunks(c + span, chunks - span);
+          if (span + next > capChunks) {
+            break;
+          }
+          span += next;
+        }
+        int bytes = (int) span * Spec.CHUNK_LEN;
+        buf.put(0, in, off, bytes);
+        count += NativeBlake3.hashSubtreesDirect(isa, buf, 0, bytes, key, c, flags, cvs, cvsOff + 8 * count);
+        size = span;
+      } else {
+        if (stack == null) {
+          stack = new int[8 * 64];
+        }
+        int depth = 0;
+        for (long done = 0; done < size; done += capChunks) {
+          buf.put(0, in, off + (int) (done * Spec.CHUNK_LEN), CopyBuffers.LEN);
+          NativeBlake3.hashSubtreesDirect(isa, buf, 0, CopyBuffers.LEN, key, c + done, flags, stack, 8 * depth);
+          depth++;
+          for (long pieces = done / capChunks + 1; (pieces & 1) == 0; pieces >>= 1) {
+            depth--;
+            int at = 8 * (depth - 1);
+            Compress.compressWords(key, 0, stack, at, 0, Spec.BLOCK_LEN, flags | Spec.PARENT, stack, at, false);
+          }
+        }
+        System.arraycopy(stack, 0, cvs, cvsOff + 8 * count, 8);
+        count++;
+      }
+      off += (int) size * Spec.CHUNK_LEN;
+      c += size;
+      chunks -= size;
+    }
+    return count;
   }
 
   @Override
@@ -85,13 +165,28 @@ final class NativeKernel implements Kernel {
         && slots.hash(isa, in, off, len, key, flags, out, outOff)) {
       return;
     }
-    if (len <= MAX_CALL) {
-      // A null key is the IV in C: one array fewer to pin.
-      NativeBlake3.hashOneShot(isa, in, off, len, key == Spec.iv() ? null : key, flags, 0, out, outOff, outLen);
+    // A null key is the IV in C: one array fewer to pin or copy.
+    int[] k = key == Spec.iv() ? null : key;
+    if (pin && len <= MAX_CALL) {
+      NativeBlake3.hashOneShot(isa, in, off, len, k, flags, 0, out, outOff, outLen);
+    } else if (!pin && len <= CopyBuffers.LEN && outLen <= NativeBlake3.COPY_OUT) {
+      int slot = CopyBuffers.claim();
+      if (slot < 0) {
+        NativeBlake3.hashOneShotCopy(isa, in, off, len, k, flags, 0, out, outOff, outLen);
+        return;
+      }
+      try {
+        ByteBuffer buf = CopyBuffers.buffer(slot);
+        buf.put(0, in, off, len);
+        NativeBlake3.hashOneShotDirect(isa, buf, 0, len, k, flags, 0, out, outOff, outLen);
+      } finally {
+        CopyBuffers.release(slot);
+      }
     } else {
+      // The tree driver through output(), which (unlike finish) never calls this method back.
       TreeState s = new TreeState(this, key, flags);
       s.update(in, off, len);
-      s.finish(out, outOff, outLen);
+      s.output().read(this, 0, out, outOff, outLen);
     }
   }
 
@@ -101,7 +196,11 @@ final class NativeKernel implements Kernel {
     Objects.checkFromIndexSize(outOff, outLen, out.length);
     while (outLen > 0) {
       int n = Math.min(outLen, MAX_CALL);
-      NativeBlake3.rootOutput(isa, cv, block, blockLen, flags, position, out, outOff, n);
+      if (pin) {
+        NativeBlake3.rootOutput(isa, cv, block, blockLen, flags, position, out, outOff, n);
+      } else {
+        NativeBlake3.rootOutputCopy(isa, cv, block, blockLen, flags, position, out, outOff, n);
+      }
       position += n;
       outOff += n;
       outLen -= n;

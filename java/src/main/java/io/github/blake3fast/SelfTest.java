@@ -130,9 +130,14 @@ final class SelfTest {
       }
     }
 
-    if (k instanceof NativeKernel) { // the seek argument of the one-shot entry point
+    if (k instanceof NativeKernel) { // the seek argument of the one-shot entry point this kernel uses
+      NativeKernel nk = (NativeKernel) k;
       out = new byte[64];
-      NativeBlake3.hashOneShot(((NativeKernel) k).isa(), input, 0, 1025, null, 0, 4294967303L, out, 0, 64);
+      if (nk.pins()) {
+        NativeBlake3.hashOneShot(nk.isa(), input, 0, 1025, null, 0, 4294967303L, out, 0, 64);
+      } else {
+        NativeBlake3.hashOneShotCopy(nk.isa(), input, 0, 1025, null, 0, 4294967303L, out, 0, 64);
+      }
       if (!matches(out, 0, SEEK_1025)) {
         return "hash of 1025 bytes, output at position 4294967303";
       }

@@ -17,7 +17,8 @@ import java.util.Objects;
  *
  * <p>A thread claims the slot its thread id picks with one compare-and-set, makes the call and
  * copies the result out. Two threads that pick the same slot at the same moment do not wait:
- * the one that finds it taken makes the pinning JNI call instead.
+ * the one that finds it taken makes the general JNI call instead (which pins or copies, see
+ * {@link CriticalArrays}).
  */
 final class ShortHashSlots {
   /** Slots, a power of two: enough that threads hashing short inputs at once rarely share one. */
@@ -43,7 +44,7 @@ final class ShortHashSlots {
   }
 
   /**
-   * The slots, or null (short hashes then take the pinning call) if there is no direct memory
+   * The slots, or null (short hashes then take the general call) if there is no direct memory
    * to spare (-XX:MaxDirectMemorySize) or the JVM does not give JNI its address.
    */
   static ShortHashSlots create() {

@@ -21,7 +21,7 @@ final class Engines {
     all.add(new Api(chosen, true));
     if (Boolean.parseBoolean(System.getProperty("blake3.test.everyKernel", "true"))) {
       for (Kernel k : kernels()) {
-        if (!k.name().equals(chosen.name())) {
+        if (!label(k).equals(label(chosen))) {
           all.add(new Api(k, false));
         }
       }
@@ -30,9 +30,10 @@ final class Engines {
   }
 
   /**
-   * The Java kernel, then one native kernel per ISA this CPU runs; none native when the library
-   * is not loaded. Each is its own object: the library keeps no ISA of its own, the kernels pass
-   * theirs in every call.
+   * The Java kernel, then two native kernels per ISA this CPU runs, one reaching arrays pinned
+   * and one copying them (whichever this JVM uses, the other is tested too); none native when the
+   * library is not loaded. Each is its own object: the library keeps no ISA of its own, the
+   * kernels pass theirs in every call.
    */
   static List<Kernel> kernels() {
     List<Kernel> ks = new ArrayList<>();
@@ -41,11 +42,17 @@ final class Engines {
       int supported = NativeBlake3.supportedIsas();
       for (int isa = 0; isa < NativeBlake3.ISA_NAMES.length; isa++) {
         if ((supported & (1 << isa)) != 0 && NativeBlake3.selectIsa(isa) == isa) {
-          ks.add(new NativeKernel(isa));
+          ks.add(new NativeKernel(isa, true));
+          ks.add(new NativeKernel(isa, false));
         }
       }
     }
     return ks;
+  }
+
+  /** The kernel's name, and for a native one how it reaches arrays. */
+  static String label(Kernel k) {
+    return k instanceof NativeKernel ? k.name() + (((NativeKernel) k).pins() ? " pinned" : " copied") : k.name();
   }
 
   /**
@@ -67,7 +74,7 @@ final class Engines {
 
     @Override
     public String toString() {
-      return chosen ? kernel.name() + " (chosen)" : kernel.name();
+      return chosen ? label(kernel) + " (chosen)" : label(kernel);
     }
 
     byte[] hash(byte[] in) {

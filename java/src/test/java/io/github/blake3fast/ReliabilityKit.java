@@ -23,7 +23,10 @@ final class ReliabilityKit {
   static final int DERIVE = 2;
   static final String[] MODE_NAMES = {"hash", "keyed", "derive-key"};
 
-  /** The Java kernel, then one native kernel per ISA this CPU runs (none when native is off). */
+  /**
+   * The Java kernel, then two native kernels per ISA this CPU runs, pinning and copying arrays
+   * (none when native is off).
+   */
   static List<Kernel> kernels() {
     return Engines.kernels();
   }
@@ -210,7 +213,8 @@ final class ReliabilityKit {
     if (Runtime.version().feature() >= 22) {
       cmd.add("--enable-native-access=ALL-UNNAMED");
     }
-    for (String p : new String[] {"blake3.native", "blake3.isa", "blake3.native.path", "blake3.native.dir"}) {
+    for (String p : new String[] {"blake3.native", "blake3.isa", "blake3.native.path", "blake3.native.dir",
+        "blake3.native.pin"}) {
       if (System.getProperty(p) != null) {
         cmd.add("-D" + p + "=" + System.getProperty(p));
       }

@@ -1,0 +1,66 @@
+package io.github.blake3fast;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+
+/**
+ * Direct buffers through which the native kernel reads a Java array without pinning it (see
+ * {@link CriticalArrays}): Java copies a slice in ({@code ByteBuffer.put}, which the JIT turns
+ * into the JVM's vectorized copy stub), and the kernel hashes the direct buffer. This copy was
+ * the cheaper of the two measured (AVX-512, JDK 17, CPU time, a 64 KiB one-shot: about 10%
+ * over pinning, against 15% for the library's own copy through JNI, {@code GetByteArrayRegion}
+ * in the {@code *Copy} natives, which is what a thread gets when no buffer is free). Buffers of
+ * 16 KiB were slower, 256 KiB no faster (bench/results/gclocker.md).
+ *
+ * <p>A fixed number of buffers, each allocated at its first use and kept: at most
+ * {@code SLOTS * LEN} bytes of direct memory whatever the number of threads. A thread claims the
+ * buffer its id picks, or the next, with one compare-and-set each and never waits. When direct
+ * memory is short ({@code -XX:MaxDirectMemorySize}) a slot stays empty and its claims fail.
+ */
+final class CopyBuffers {
+  /** Bytes per buffer: whole chunks, a slice small enough to stay in the L2 cache until hashed. */
+  static final int LEN = 64 << 10;
+  /** A power of two: about two per processor of a large machine, 4 MiB in all. */
+  private static final int SLOTS = 64;
+  private static final int CLAIM_STRIDE = 16; // claims a cache line apart
+  private static final int FREE = 0;
+  private static final int TAKEN = 1;
+  /** The slot's buffer could not be allocated: never tried again. */
+  private static final int NO_MEMORY = 2;
+
+  private static final VarHandle CLAIM = MethodHandles.arrayElementVarHandle(int[].class);
+  private static final int[] claims = new int[SLOTS * CLAIM_STRIDE];
+  private static final ByteBuffer[] buffers = new ByteBuffer[SLOTS];
+
+  private CopyBuffers() {}
+
+  /** A free buffer's slot, or -1: none free near this thread's, or no direct memory for it. */
+  static int claim() {
+    int first = (int) Thread.currentThread().getId();
+    for (int i = 0; i < 2; i++) {
+      int slot = (first + i) & (SLOTS - 1);
+      if (CLAIM.compareAndSet(claims, slot * CLAIM_STRIDE, FREE, TAKEN)) {
+        if (buffers[slot] != null) {
+          return slot;
+        }
+        try {
+          buffers[slot] = ByteBuffer.allocateDirect(LEN); // published to the next claimer by the release
+          return slot;
+        } catch (OutOfMemoryError e) {
+          CLAIM.setRelease(claims, slot * CLAIM_STRIDE, NO_MEMORY);
+        }
+      }
+    }
+    return -1;
+  }
+
+  /** The buffer of a slot this thread claimed. */
+  static ByteBuffer buffer(int slot) {
+    return buffers[slot];
+  }
+
+  static void release(int slot) {
+    CLAIM.setRelease(claims, slot * CLAIM_STRIDE, FREE);
+  }
+}
