@@ -57,8 +57,8 @@ for jvm in $JVMS; do
       oom=0 locker=0 other=0 longest=0
       for run in $(seq 1 "$RUNS"); do
         log="$LOGS/$jvm-$heap-${variant/:/x}-$run.log"
-        # shellcheck disable=SC2086
         status=0
+        # shellcheck disable=SC2086 # EXTRA: options, one word each
         timeout $((SECONDS_PER_RUN + 120)) "$java" "${native[@]}" "$gc" "-Xmx$heap" $EXTRA -cp "$CP" \
           io.github.blake3fast.GcLockerWorkload "$SECONDS_PER_RUN" "${variant%%:*}" "${variant##*:}" \
           >"$log" 2>&1 || status=$?
