@@ -37,9 +37,8 @@ import java.util.concurrent.Executor;
  * the page cache; figures in bench/results/decisions.md): parallel reads (this class) and
  * hashing a memory mapping in parallel were the fastest, the same within the error; sequential
  * mapping gained little; sequential reads into a heap buffer or an InputStream were slower.
- * Mapping is still not used:
- * a mapped file that shrinks raises SIGBUS in whatever reads it, which in native code ends the
- * JVM; a read turns the same event into an exception.
+ * Mapping is still not used: a mapped file that shrinks raises SIGBUS in whatever reads it,
+ * which in native code ends the JVM; a read turns the same event into an exception.
  */
 final class FileHashing {
   private FileHashing() {}
