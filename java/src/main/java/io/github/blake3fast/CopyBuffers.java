@@ -8,10 +8,10 @@ import java.nio.ByteBuffer;
  * Direct buffers through which the native kernel reads a Java array without pinning it (see
  * {@link CriticalArrays}): Java copies a slice in ({@code ByteBuffer.put}, which the JIT turns
  * into the JVM's vectorized copy stub), and the kernel hashes the direct buffer. This copy was
- * the cheaper of the two measured (AVX-512, JDK 17, CPU time, a 64 KiB one-shot: about 10%
- * over pinning, against 15% for the library's own copy through JNI, {@code GetByteArrayRegion}
- * in the {@code *Copy} natives, which is what a thread gets when no buffer is free). Buffers of
- * 16 KiB were slower, 256 KiB no faster (bench/results/gclocker.md).
+ * the cheaper of the two measured against pinning (CPU time of a one-shot, PinCopyTiming): the
+ * other is the library's own copy through JNI, {@code GetByteArrayRegion} in the {@code *Copy}
+ * natives, which is what a thread gets when no buffer is free. Buffers of 16 KiB were slower,
+ * 256 KiB no faster (figures in bench/results/gclocker.md).
  *
  * <p>A fixed number of buffers, each allocated at its first use and kept: at most
  * {@code SLOTS * LEN} bytes of direct memory whatever the number of threads. A thread claims the

@@ -241,9 +241,10 @@ final class ExtractionDir {
 
   /**
    * 16 hex digits that tell library builds apart: CRC-32C and CRC-32 of the bytes. Both are
-   * intrinsics, so this costs well under a millisecond where a cold SHA-256 costs tens (it would
-   * pull in the JCA providers). The name only separates versions: the whole content is compared
-   * byte for byte before a file is used, and the directory is writable by its owner alone.
+   * intrinsics and load nothing, where a cold SHA-256 would pull in the JCA providers at
+   * start-up (bench/results/decisions.md). The name only separates versions: the whole content
+   * is compared byte for byte before a file is used, and the directory is writable by its owner
+   * alone.
    */
   static String contentId(byte[] lib) {
     CRC32C c = new CRC32C();

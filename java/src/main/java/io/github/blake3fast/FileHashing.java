@@ -33,20 +33,19 @@ import java.util.concurrent.Executor;
  * heap buffer goes through a temporary direct buffer of the same size, which counts against
  * {@code -XX:MaxDirectMemorySize} and fails when direct memory is short.
  *
- * <p>Measured on this machine (bench/FileBench, JMH, files in the page cache, 2 cores with other
- * processes using 0.02-0.06 of a core), as ratios to one thread reading into a direct buffer:
- * parallel reads (this class) 1.95x at 64 MiB and 1 GiB; memory-mapping and hashing the mapping
- * in parallel 1.7x-2.2x (noisy: the same within the error); sequential mapping 1.03-1.07x;
- * sequential reads into a heap buffer 0.75x, an InputStream 0.76x. Mapping is still not used:
- * a mapped file that shrinks raises SIGBUS in whatever reads it, which in native code ends the
- * JVM; a read turns the same event into an exception.
+ * <p>Measured against one thread reading into a direct buffer (bench FileBench, JMH, files in
+ * the page cache; figures in bench/results/decisions.md): parallel reads (this class) and
+ * hashing a memory mapping in parallel were the fastest, the same within the error; sequential
+ * mapping gained little; sequential reads into a heap buffer or an InputStream were slower.
+ * Mapping is still not used: a mapped file that shrinks raises SIGBUS in whatever reads it,
+ * which in native code ends the JVM; a read turns the same event into an exception.
  */
 final class FileHashing {
   private FileHashing() {}
 
   /**
    * Bytes per window and per read for large files: a power of two, at most the kernel's slice.
-   * 128 KiB to 1 MiB measured the same on big files.
+   * 128 KiB to 1 MiB measured the same on big files (bench/results/decisions.md).
    */
   static final int WINDOW = ReadBuffers.MAX;
   /** The smallest window: smaller files get smaller windows, so that threads share them evenly. */

@@ -4,15 +4,15 @@ import java.nio.ByteBuffer;
 import java.util.Objects;
 
 /**
- * The kernel backed by the native library, for one ISA. Every one-shot hash is native; JMH
- * (bench/HashBench, JDK 17, AVX-512 host, quiet) against the Java engine:
+ * The kernel backed by the native library, for one ISA. Every one-shot hash is native: JMH
+ * (bench HashBench) measured it faster than the Java engine at 64, 65 and 1000 bytes (figures
+ * in bench/results/decisions.md):
  * <ul>
  *   <li>one block at most (64 bytes, 32-byte result): through {@link ShortHashSlots}, which
- *       pins nothing: 67 ns against 110 ns. When its thread's slot is busy, a call takes the
- *       general call below instead (about 100-110 ns for 64 bytes pinned, in a timing loop);
+ *       pins nothing. When its thread's slot is busy, a call takes the general call below
+ *       instead, which for 64 bytes is about as fast as the Java engine;
  *   <li>longer: one JNI call that pins its arrays, in slices of at most {@link #MAX_CALL} bytes
- *       so that a critical section never pins an array for long: 65 bytes 167 ns against 306,
- *       1000 bytes 1040 ns against 2470.
+ *       so that a critical section never pins an array for long.
  * </ul>
  * That is where the collector pins regions. Where the JVM would implement the critical
  * section with the GC locker ({@link CriticalArrays}), arrays are copied instead, a slice at a
@@ -61,9 +61,9 @@ final class NativeKernel implements Kernel {
   }
 
   /**
-   * 64 KiB, measured streaming 1 MiB in 64-byte updates (JMH StreamBench, AVX-512): against
-   * 16 KiB, whose 16 chunks end in four narrow parent levels each, about 13% faster; against
-   * 32 KiB 2-5% faster; 128 KiB gained nothing more in a timing loop.
+   * 64 KiB, measured streaming 1 MiB in 64-byte updates (JMH StreamBench, AVX-512): faster than
+   * 16 KiB, whose 16 chunks end in four narrow parent levels each, and than 32 KiB; 128 KiB
+   * gained nothing more in a timing loop (figures in bench/results/decisions.md).
    */
   @Override
   public int bufferSize() {

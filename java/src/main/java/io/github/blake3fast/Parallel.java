@@ -22,9 +22,9 @@ final class Parallel {
   /**
    * Inputs shorter than this are hashed on the calling thread alone: below it, waking a helper
    * costs more than it saves. Measured with the AVX-512 kernel on 2 quiet cores, caller and
-   * common pool against one thread: forced parallel (best of 15 runs) 512 KiB 0.80x, 1 MiB
-   * 1.09x, 2 MiB 1.46x; bench/ParallelBench (JMH) 1 MiB 1.05x, 4 MiB 1.46x, 16 MiB 1.84x,
-   * 64 MiB 2.2x. Slower kernels (the Java engine) gain from smaller sizes on.
+   * common pool against one thread: slower at 512 KiB, faster from 1 MiB on, more so the larger
+   * the input (bench ParallelBench, JMH, and a forced-parallel timing loop; figures in
+   * bench/results/decisions.md). Slower kernels (the Java engine) gain from smaller sizes on.
    */
   static final int MIN_LEN = 1 << 20;
 

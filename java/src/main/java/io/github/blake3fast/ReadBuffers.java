@@ -23,7 +23,10 @@ final class ReadBuffers {
 
   /** The smallest buffer: a small file needs no more. */
   static final int MIN = 16 << 10;
-  /** The largest, and the buffer of a large file: 128 KiB to 1 MiB measured the same on big files. */
+  /**
+   * The largest, and the buffer of a large file: 128 KiB to 1 MiB measured the same on big files
+   * (bench/results/decisions.md).
+   */
   static final int MAX = 1 << 20;
   private static final int CLASSES = Integer.numberOfTrailingZeros(MAX) - Integer.numberOfTrailingZeros(MIN) + 1;
   /** Pooled bytes of each kind at most: one largest buffer per processor, within 2 to 16. */

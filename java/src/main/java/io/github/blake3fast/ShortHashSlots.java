@@ -9,11 +9,11 @@ import java.util.Objects;
 /**
  * Native memory into which the native kernel writes the hash of an input of one block (at most
  * 64 bytes, a 32-byte result), so that such a hash pins no Java array. A JNI call with only
- * numbers for arguments costs about 10 ns, but every pin, release or array copy it makes is
- * one more call back into the JVM of about 10 ns each. So the block and the key travel as
- * arguments, and the result comes back through a slot of native memory. Measured on an AVX-512
- * host, JDK 17: a 64-byte {@code Blake3.hash} takes 67 ns this way (JMH), against 110 ns in
- * Java (JMH) and 100-110 ns with its input and output pinned (a timing loop).
+ * numbers for arguments is cheap, but every pin, release or array copy it makes is one more
+ * call back into the JVM, each about as costly as the call itself. So the block and the key
+ * travel as arguments, and the result comes back through a slot of native memory: measured
+ * faster than both the Java engine and a call that pins its input and output (JMH HashBench
+ * and a timing loop; figures in bench/results/decisions.md).
  *
  * <p>A thread claims the slot its thread id picks with one compare-and-set, makes the call and
  * copies the result out. Two threads that pick the same slot at the same moment do not wait:

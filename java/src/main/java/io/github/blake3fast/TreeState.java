@@ -42,8 +42,8 @@ final class TreeState {
 
   /**
    * Small updates whose length is a multiple of 8 up to this are copied as longs: for 64 bytes
-   * that takes 1.9 ns against 3.2 ns through System.arraycopy's stub call, and streaming 1 MiB
-   * in 64-byte updates got about 5% faster (JDK 17, JMH StreamBench, both engines).
+   * that beats System.arraycopy's stub call, and streaming 1 MiB in 64-byte updates got faster
+   * (JMH StreamBench, both engines; figures in bench/results/decisions.md).
    */
   private static final int SMALL_COPY = 64;
   private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
