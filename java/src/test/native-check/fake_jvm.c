@@ -112,6 +112,17 @@ static void JNICALL set_int_array_region(JNIEnv *env, jintArray a, jsize start, 
   memcpy((jint *)((struct obj *)a)->data + start, buf, sizeof(jint) * (size_t)len);
 }
 
+/* The glue copies a one-shot's short output out, and the copying methods their input in. */
+static void JNICALL get_byte_array_region(JNIEnv *env, jbyteArray a, jsize start, jsize len, jbyte *buf) {
+  (void)env;
+  memcpy(buf, (jbyte *)((struct obj *)a)->data + start, (size_t)len);
+}
+
+static void JNICALL set_byte_array_region(JNIEnv *env, jbyteArray a, jsize start, jsize len, const jbyte *buf) {
+  (void)env;
+  memcpy((jbyte *)((struct obj *)a)->data + start, buf, (size_t)len);
+}
+
 static void *JNICALL get_critical(JNIEnv *env, jarray a, jboolean *copy) {
   (void)env;
   if (copy) *copy = JNI_FALSE;
@@ -180,6 +191,8 @@ int main(int argc, char **argv) {
   functions.RegisterNatives = register_natives;
   functions.GetIntArrayRegion = get_int_array_region;
   functions.SetIntArrayRegion = set_int_array_region;
+  functions.GetByteArrayRegion = get_byte_array_region;
+  functions.SetByteArrayRegion = set_byte_array_region;
   functions.GetPrimitiveArrayCritical = get_critical;
   functions.ReleasePrimitiveArrayCritical = release_critical;
   functions.GetDirectBufferAddress = get_direct_buffer_address;
