@@ -1,14 +1,21 @@
 /*
  * blake3-fast: the JNI glue (native/JNI.md is the contract).
  *
- * Pointer access only: Java has checked every offset and length. Methods are bound with
+ * Java has checked every offset and length, and pointer arithmetic here trusts them. What the
+ * glue does find wrong (a buffer that is not direct, a copying one-shot asked for more than
+ * B3J_COPY_OUT bytes, an array the JVM refuses to pin or copy) it leaves as a pending exception,
+ * thrown here or by the JNI call that failed, and returns at once. Methods are bound with
  * RegisterNatives in JNI_OnLoad under the class named by the system property
  * blake3fast.jni.class, so a shaded copy of the Java classes binds as well; JNI_OnLoad is the
  * only exported symbol. Small arrays (key, cv, block, CV results) are copied with
  * Get/Set<Int>ArrayRegion. Byte arrays are reached in one of two ways, which Java picks
  * (NativeKernel, CriticalArrays):
- *   - pinned with GetPrimitiveArrayCritical (inputs released with JNI_ABORT, no other JNI call
- *     while one is held): only where the collector pins the array's region;
+ *   - pinned with GetPrimitiveArrayCritical, inputs released with JNI_ABORT: only where the
+ *     collector pins the array's region. While an array is pinned, the only JNI calls made are
+ *     the ones JNI allows there: pinning a second array (b3j_oneshot_into pins an output longer
+ *     than B3J_COPY_OUT while the input is pinned) and releasing, newest first. Every other call
+ *     (copying the key in, the CVs or a short output out, throwing) happens before the first
+ *     pin or after the last release;
  *   - copied in slices of at most B3J_COPY_LEN bytes with Get/SetByteArrayRegion through a
  *     bounded native buffer (the *Copy methods): where the JVM would implement the critical
  *     section with the GC locker, which makes allocating threads wait for every critical
@@ -21,7 +28,7 @@
 
 #include "blake3_impl.h"
 
-#define B3J_ABI_VERSION 3
+#define B3J_ABI_VERSION 4
 #define B3J_DEFAULT_CLASS "io.github.blake3fast.NativeBlake3"
 #define B3J_PROPERTY "blake3fast.jni.class"
 #define B3J_MAX_SUBTREES 128 /* blake3_hash_subtrees writes at most this many CVs */
@@ -85,12 +92,6 @@ static jint JNICALL b3j_select_isa(JNIEnv *env, jclass cls, jint cap) {
   (void)cls;
   const blake3_kernel *k = blake3_kernel_for(cap);
   return k != NULL ? (jint)k->isa : -1;
-}
-
-static jint JNICALL b3j_degree(JNIEnv *env, jclass cls, jint isa) {
-  (void)env;
-  (void)cls;
-  return (jint)b3j_kernel(isa)->degree;
 }
 
 /* Shared tail of hashSubtrees{,Direct}: copies the CVs out. */
@@ -497,7 +498,6 @@ static JNINativeMethod b3j_methods[] = {
     {"abiVersion", "()I", (void *)b3j_abi_version},
     {"supportedIsas", "()I", (void *)b3j_supported_isas},
     {"selectIsa", "(I)I", (void *)b3j_select_isa},
-    {"degree", "(I)I", (void *)b3j_degree},
     {"hashSubtrees", "(I[BII[IJI[II)I", (void *)b3j_hash_subtrees},
     {"hashSubtreesDirect", "(ILjava/nio/ByteBuffer;II[IJI[II)I", (void *)b3j_hash_subtrees_direct},
     {"hashOneShot", "(I[BII[IIJ[BII)V", (void *)b3j_hash_oneshot},

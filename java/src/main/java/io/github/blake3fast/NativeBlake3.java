@@ -11,7 +11,7 @@ final class NativeBlake3 {
   private NativeBlake3() {}
 
   /** The contract version this class speaks; a library answering otherwise is refused. */
-  static final int ABI_VERSION = 3;
+  static final int ABI_VERSION = 4;
 
   /**
    * ISA names as -Dblake3.isa spells them, indexed by ISA number: the list BLAKE3_ISAS in
@@ -33,8 +33,6 @@ final class NativeBlake3 {
   static native int supportedIsas();
 
   static native int selectIsa(int cap);
-
-  static native int degree(int isa);
 
   static native int hashSubtrees(int isa, byte[] in, int off, int len, int[] key, long counter, int flags, int[] cvs,
       int cvsOff);
