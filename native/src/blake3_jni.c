@@ -21,7 +21,7 @@
  *     section with the GC locker, which makes allocating threads wait for every critical
  *     section to end and, in JDK 17-21 (G1) and 17-24 (Parallel, Serial), throw
  *     OutOfMemoryError after two retries (JDK-8192647). A copy holds no lock: the copying
- *     thread is in the VM for a few microseconds per slice, then hashes outside it.
+ *     thread is in the VM only while it copies a slice, then hashes outside it.
  */
 #include <jni.h>
 #include <stdlib.h>
