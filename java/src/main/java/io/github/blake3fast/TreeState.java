@@ -30,8 +30,6 @@ import java.util.concurrent.Executor;
  * chaining values, and the values are pushed in order. The result is the sequential one.
  */
 final class TreeState {
-  /** Inputs handed to the kernel in one call at most: keeps a JNI critical section short. */
-  private static final int SLICE = 4 << 20;
   /** Room for the subtree CVs of one slice (at most 2 x 22 for 4 MiB) and the Java kernel's work area. */
   private static final int CV_SCRATCH_WORDS = 8 * 128;
 
@@ -248,7 +246,7 @@ final class TreeState {
       cvScratch = new int[CV_SCRATCH_WORDS];
     }
     while (len > 0) {
-      int piece = Math.min(len, SLICE);
+      int piece = Math.min(len, Kernel.MAX_CALL);
       int count = arr != null
           ? kernel.hashSubtrees(arr, off, piece, key, chunks, flags, cvScratch, 0)
           : kernel.hashSubtrees(bb, off, piece, key, chunks, flags, cvScratch, 0);
@@ -351,9 +349,9 @@ final class TreeState {
 
   /** Writes outLen bytes of the root output from position 0; the state stays usable. */
   void finish(byte[] out, int outOff, int outLen) {
-    if (depth == 0 && kernel.prefersOneShot()) {
+    if (depth == 0 && kernel.hashesWhole(bufLen, outLen)) {
       // All input is still in the buffer: one kernel call hashes it, root included.
-      kernel.hash(buf == null ? NO_BYTES : buf, 0, bufLen, key, flags, out, outOff, outLen);
+      kernel.hashWhole(buf == null ? NO_BYTES : buf, 0, bufLen, key, flags, out, outOff, outLen);
       return;
     }
     computeRoot();

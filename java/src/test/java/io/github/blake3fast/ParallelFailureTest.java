@@ -326,13 +326,13 @@ class ParallelFailureTest {
     }
 
     @Override
-    public boolean prefersOneShot() {
-      return k.prefersOneShot();
+    public boolean hashesWhole(int len, int outLen) {
+      return k.hashesWhole(len, outLen);
     }
 
     @Override
-    public void hash(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff, int outLen) {
-      k.hash(in, off, len, key, flags, out, outOff, outLen);
+    public void hashWhole(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff, int outLen) {
+      k.hashWhole(in, off, len, key, flags, out, outOff, outLen);
     }
 
     @Override
