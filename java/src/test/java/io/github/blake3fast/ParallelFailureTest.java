@@ -368,9 +368,9 @@ class ParallelFailureTest {
             Throwable thrown = null;
             try {
               if (useDirect) {
-                s.updateParallel(null, direct, 0, len, ex, HELPERS);
+                ParallelUpdate.update(s, null, direct, 0, len, ex, HELPERS);
               } else {
-                s.updateParallel(data, null, prefix, len, ex, HELPERS);
+                ParallelUpdate.update(s, data, null, prefix, len, ex, HELPERS);
               }
             } catch (Throwable t) {
               thrown = t;
