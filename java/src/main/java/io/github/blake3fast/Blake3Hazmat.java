@@ -445,40 +445,31 @@ public final class Blake3Hazmat {
       s.update(bytes, 0, bytes.length);
       return new Blake3OutputReader(kernel, s.output());
     }
-    // Push every value on a stack, merging lazily (one entry per set bit of the chunk count),
-    // then fold from the top; the last merge is the root.
-    int[] stack = new int[8 * (Spec.MAX_DEPTH + 2)];
-    int depth = 0;
-    long chunks = 0;
+    // The values go on the stack the tree driver uses, left to right; the last one stays out
+    // (in r[16, 24), the right half of the root's block) and the stack folds onto it.
+    CvStack stack = new CvStack(mode.key, mode.flags, 0);
+    int[] r = new int[24];
+    long lastSize = 0;
     for (Piece p : sorted) {
       long c = p.offset / CHUNK_LEN;
       long n = (p.length + CHUNK_LEN - 1) / CHUNK_LEN;
-      int i = 0;
-      while (n > 0) {
-        long size = canonicalSize(c, n);
-        int keep = Long.bitCount(chunks);
-        while (depth > keep) {
-          depth--;
-          int at = 8 * (depth - 1);
-          Compress.compressWords(mode.key, 0, stack, at, 0, Spec.BLOCK_LEN, mode.flags | Spec.PARENT, stack, at, false);
+      for (int i = 0; n > 0; i++) {
+        if (lastSize > 0) {
+          stack.push(r, 16, lastSize);
         }
-        words(p.cvs, 32 * i, stack, 8 * depth);
-        depth++;
-        chunks += size;
-        c += size;
-        n -= size;
-        i++;
+        lastSize = canonicalSize(c, n);
+        words(p.cvs, 32 * i, r, 16);
+        c += lastSize;
+        n -= lastSize;
       }
     }
-    if (depth < 2) {
+    stack.merge();
+    if (stack.depth() == 0) {
       throw new IllegalStateException("an input of more than one chunk reduced to one value");
     }
-    for (int i = depth - 1; i > 1; i--) {
-      int at = 8 * (i - 1);
-      Compress.compressWords(mode.key, 0, stack, at, 0, Spec.BLOCK_LEN, mode.flags | Spec.PARENT, stack, at, false);
-    }
+    stack.foldRoot(r);
     return new Blake3OutputReader(kernel,
-        new OutputNode(mode.key.clone(), Arrays.copyOfRange(stack, 0, 16), Spec.BLOCK_LEN, mode.flags | Spec.PARENT));
+        new OutputNode(mode.key.clone(), Arrays.copyOfRange(r, 8, 24), Spec.BLOCK_LEN, mode.flags | Spec.PARENT));
   }
 
   private static boolean hasLaterBytes(List<Piece> sorted, int i) {
@@ -507,15 +498,9 @@ public final class Blake3Hazmat {
     return Spec.subtreeChunks(c, n);
   }
 
+  /** How many canonical subtrees a piece at chunk c with n chunks has: see {@link #canonicalSize}. */
   static int canonicalCount(long c, long n) {
-    int count = 0;
-    while (n > 0) {
-      long size = canonicalSize(c, n);
-      c += size;
-      n -= size;
-      count++;
-    }
-    return count;
+    return c == 0 && n > 1 && Long.bitCount(n) == 1 ? 2 : Spec.subtreeCount(c, n);
   }
 
   /**

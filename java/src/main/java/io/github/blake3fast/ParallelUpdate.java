@@ -64,7 +64,7 @@ final class ParallelUpdate {
     final int[] at = new int[tasks + 1]; // first value of each task, in values
     for (int t = 0; t < tasks; t++) {
       long s = taskStart(t, first, firstEnd, size);
-      at[t + 1] = at[t] + subtreeCount(s, taskEnd(t, first, firstEnd, size, n) - s);
+      at[t + 1] = at[t] + Spec.subtreeCount(s, taskEnd(t, first, firstEnd, size, n) - s);
     }
     final int[] cvs = new int[8 * at[tasks]];
     final boolean direct = arr == null && bb.isDirect() && state.kernel().supportsDirect();
@@ -101,18 +101,6 @@ final class ParallelUpdate {
   static long taskChunks(long n, int threads) {
     long want = Long.highestOneBit(Math.max(1, n / (4L * threads)));
     return Math.max(MIN_TASK_CHUNKS, Math.min(MAX_TASK_CHUNKS, want));
-  }
-
-  /** How many maximal aligned subtrees n chunks from chunk c make. */
-  static int subtreeCount(long c, long n) {
-    int count = 0;
-    while (n > 0) {
-      long size = Spec.subtreeChunks(c, n);
-      c += size;
-      n -= size;
-      count++;
-    }
-    return count;
   }
 
   /** A scratch array for {@link TreeState#hashDetached}, one per thread. */
