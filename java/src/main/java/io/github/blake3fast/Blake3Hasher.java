@@ -139,7 +139,8 @@ public final class Blake3Hasher {
     int pos = input.position();
     int len = input.remaining();
     if (input.hasArray()) {
-      ParallelUpdate.update(state, input.array(), null, input.arrayOffset() + pos, len, executor, Parallel.helpers(executor));
+      ParallelUpdate.update(state, input.array(), null, input.arrayOffset() + pos, len, executor,
+          Parallel.helpers(executor));
     } else {
       ParallelUpdate.update(state, null, input, pos, len, executor, Parallel.helpers(executor));
     }

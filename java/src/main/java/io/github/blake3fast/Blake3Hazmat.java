@@ -430,7 +430,6 @@ public final class Blake3Hazmat {
    */
   public static final class Piece implements Serializable {
     private static final long serialVersionUID = 1L;
-    private static final int MAGIC = 0x42335043; // "B3PC"
 
     /** The byte offset of the piece in the whole input, a multiple of 1024. */
     private final long offset;
@@ -455,7 +454,7 @@ public final class Blake3Hazmat {
       return flags;
     }
 
-    /** The chaining values themselves, not a copy: for {@link PieceJoin}, which only reads them. */
+    /** The chaining values themselves, not a copy: {@link PieceJoin} and {@link PieceCodec} only read them. */
     byte[] cvs() {
       return cvs;
     }
@@ -497,13 +496,7 @@ public final class Blake3Hazmat {
      * @return a new array
      */
     public byte[] toByteArray() {
-      int sole = soleChunk == null ? -1 : soleChunk.length;
-      ByteBuffer b = ByteBuffer.allocate(4 + 8 + 8 + 4 + 4 + cvs.length + 4 + Math.max(0, sole));
-      b.putInt(MAGIC).putLong(offset).putLong(length).putInt(flags).putInt(cvs.length).put(cvs).putInt(sole);
-      if (soleChunk != null) {
-        b.put(soleChunk);
-      }
-      return b.array();
+      return PieceCodec.toBytes(this);
     }
 
     /**
@@ -514,62 +507,7 @@ public final class Blake3Hazmat {
      * @throws IllegalArgumentException if the bytes are not such a piece
      */
     public static Piece fromByteArray(byte[] bytes) {
-      Objects.requireNonNull(bytes, "bytes");
-      try {
-        ByteBuffer b = ByteBuffer.wrap(bytes);
-        if (b.getInt() != MAGIC) {
-          throw new IllegalArgumentException("not a Blake3Hazmat.Piece");
-        }
-        long offset = b.getLong();
-        long length = b.getLong();
-        int flags = b.getInt();
-        byte[] cvs = new byte[claimed(b, b.getInt())];
-        b.get(cvs);
-        int sole = b.getInt();
-        byte[] soleChunk = null;
-        if (sole >= 0) {
-          soleChunk = new byte[claimed(b, sole)];
-          b.get(soleChunk);
-        }
-        if (b.hasRemaining()) {
-          throw new IllegalArgumentException("trailing bytes after a Blake3Hazmat.Piece");
-        }
-        return check(new Piece(offset, length, flags, cvs, soleChunk));
-      } catch (RuntimeException e) {
-        if (e instanceof IllegalArgumentException) {
-          throw e;
-        }
-        throw new IllegalArgumentException("not a valid Blake3Hazmat.Piece: " + e, e);
-      }
-    }
-
-    /** A length read from the bytes, checked against what is left before anything is allocated. */
-    private static int claimed(ByteBuffer b, int length) {
-      if (length < 0 || length > b.remaining()) {
-        throw new IllegalArgumentException("not a valid Blake3Hazmat.Piece: a field claims " + length + " bytes, "
-            + b.remaining() + " are left");
-      }
-      return length;
-    }
-
-    /** Checks that the fields are those of a piece. */
-    private static Piece check(Piece p) {
-      if (p.offset < 0 || p.offset % CHUNK_LEN != 0 || p.length < 0 || p.length > Long.MAX_VALUE - p.offset) {
-        throw new IllegalArgumentException("not a valid piece range: " + p);
-      }
-      if (p.flags != 0 && p.flags != Spec.KEYED_HASH && p.flags != Spec.DERIVE_KEY_MATERIAL) {
-        throw new IllegalArgumentException("not a valid piece mode: " + p.flags);
-      }
-      long n = (p.length + CHUNK_LEN - 1) / CHUNK_LEN;
-      if (p.cvs == null || p.cvs.length != CHAINING_VALUE_LEN * canonicalCount(p.offset / CHUNK_LEN, n)) {
-        throw new IllegalArgumentException("a piece of " + p.length + " bytes at " + p.offset
-            + " has " + canonicalCount(p.offset / CHUNK_LEN, n) + " chaining values");
-      }
-      boolean sole = p.offset == 0 && p.length <= CHUNK_LEN;
-      if (sole != (p.soleChunk != null) || (sole && p.soleChunk.length != p.length)) {
-        throw new IllegalArgumentException("a piece at 0 of at most one chunk carries its bytes, no other: " + p);
-      }
-      return p;
+      return PieceCodec.fromBytes(bytes);
     }
 
     /**
@@ -583,7 +521,7 @@ public final class Blake3Hazmat {
     private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
       in.defaultReadObject();
       try {
-        check(this);
+        PieceCodec.check(this);
       } catch (IllegalArgumentException e) {
         InvalidObjectException x = new InvalidObjectException(e.getMessage());
         x.initCause(e);
