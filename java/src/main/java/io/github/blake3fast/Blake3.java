@@ -274,13 +274,13 @@ public final class Blake3 {
     Objects.requireNonNull(context, "context");
     byte[] ctx = context.getBytes(StandardCharsets.UTF_8);
     byte[] key = new byte[Spec.KEY_LEN];
-    Engine.kernel().hash(ctx, 0, ctx.length, Spec.iv(), Spec.DERIVE_KEY_CONTEXT, key, 0, Spec.KEY_LEN);
+    OneShot.hash(Engine.kernel(), ctx, 0, ctx.length, Spec.iv(), Spec.DERIVE_KEY_CONTEXT, key, 0, Spec.KEY_LEN);
     return Spec.keyWords(key);
   }
 
   private static byte[] oneShot(byte[] input, int off, int len, int[] key, int flags, int outLen) {
     byte[] out = new byte[outLen];
-    Engine.kernel().hash(input, off, len, key, flags, out, 0, outLen);
+    OneShot.hash(Engine.kernel(), input, off, len, key, flags, out, 0, outLen);
     return out;
   }
 

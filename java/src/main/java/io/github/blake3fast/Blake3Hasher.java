@@ -95,7 +95,7 @@ public final class Blake3Hasher {
   public Blake3Hasher updateParallel(byte[] input, int offset, int length, Executor executor) {
     Checks.range(input, offset, length);
     Objects.requireNonNull(executor, "executor");
-    state.updateParallel(input, null, offset, length, executor, Parallel.helpers(executor));
+    ParallelUpdate.update(state, input, null, offset, length, executor, Parallel.helpers(executor));
     return this;
   }
 
@@ -139,9 +139,10 @@ public final class Blake3Hasher {
     int pos = input.position();
     int len = input.remaining();
     if (input.hasArray()) {
-      state.updateParallel(input.array(), null, input.arrayOffset() + pos, len, executor, Parallel.helpers(executor));
+      ParallelUpdate.update(state, input.array(), null, input.arrayOffset() + pos, len, executor,
+          Parallel.helpers(executor));
     } else {
-      state.updateParallel(null, input, pos, len, executor, Parallel.helpers(executor));
+      ParallelUpdate.update(state, null, input, pos, len, executor, Parallel.helpers(executor));
     }
     input.position(pos + len);
     return this;

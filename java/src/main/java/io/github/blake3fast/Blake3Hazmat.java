@@ -6,11 +6,8 @@ import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -406,94 +403,7 @@ public final class Blake3Hazmat {
    * @throws IllegalArgumentException as {@link #rootHash(Collection, Mode)}
    */
   public static Blake3OutputReader rootOutputReader(Collection<Piece> pieces, Mode mode) {
-    Objects.requireNonNull(pieces, "pieces");
-    Objects.requireNonNull(mode, "mode");
-    List<Piece> sorted = new ArrayList<>(pieces);
-    for (Piece p : sorted) {
-      Objects.requireNonNull(p, "piece");
-      if (p.flags != mode.flags) {
-        throw new IllegalArgumentException("a piece was hashed in another mode than " + mode + ": " + p);
-      }
-    }
-    sorted.sort(Comparator.comparingLong(Piece::offset).thenComparingLong(Piece::length));
-    long end = 0;
-    for (int i = 0; i < sorted.size(); i++) {
-      Piece p = sorted.get(i);
-      if (p.offset != end) {
-        throw new IllegalArgumentException(p.offset < end
-            ? "pieces overlap: " + p + " starts before byte " + end
-            : "pieces leave a gap: bytes [" + end + ", " + p.offset + ") are in none");
-      }
-      if (p.length % CHUNK_LEN != 0 && hasLaterBytes(sorted, i)) {
-        throw new IllegalArgumentException("only the last piece may end inside a chunk: " + p);
-      }
-      end += p.length;
-    }
-    Kernel kernel = Engine.kernel();
-    if (end <= CHUNK_LEN) {
-      // The root is the one chunk itself: hash its bytes, which its piece carries.
-      byte[] bytes = new byte[0];
-      for (Piece p : sorted) {
-        if (p.length > 0) {
-          bytes = p.soleChunk;
-        }
-      }
-      if (bytes == null) {
-        throw new IllegalArgumentException("the piece of an input of at most one chunk lacks its bytes");
-      }
-      TreeState s = new TreeState(kernel, mode.key, mode.flags);
-      s.update(bytes, 0, bytes.length);
-      return new Blake3OutputReader(kernel, s.output());
-    }
-    // Push every value on a stack, merging lazily (one entry per set bit of the chunk count),
-    // then fold from the top; the last merge is the root.
-    int[] stack = new int[8 * (Spec.MAX_DEPTH + 2)];
-    int depth = 0;
-    long chunks = 0;
-    for (Piece p : sorted) {
-      long c = p.offset / CHUNK_LEN;
-      long n = (p.length + CHUNK_LEN - 1) / CHUNK_LEN;
-      int i = 0;
-      while (n > 0) {
-        long size = canonicalSize(c, n);
-        int keep = Long.bitCount(chunks);
-        while (depth > keep) {
-          depth--;
-          int at = 8 * (depth - 1);
-          Compress.compressWords(mode.key, 0, stack, at, 0, Spec.BLOCK_LEN, mode.flags | Spec.PARENT, stack, at, false);
-        }
-        words(p.cvs, 32 * i, stack, 8 * depth);
-        depth++;
-        chunks += size;
-        c += size;
-        n -= size;
-        i++;
-      }
-    }
-    if (depth < 2) {
-      throw new IllegalStateException("an input of more than one chunk reduced to one value");
-    }
-    for (int i = depth - 1; i > 1; i--) {
-      int at = 8 * (i - 1);
-      Compress.compressWords(mode.key, 0, stack, at, 0, Spec.BLOCK_LEN, mode.flags | Spec.PARENT, stack, at, false);
-    }
-    return new Blake3OutputReader(kernel,
-        new OutputNode(mode.key.clone(), Arrays.copyOfRange(stack, 0, 16), Spec.BLOCK_LEN, mode.flags | Spec.PARENT));
-  }
-
-  private static boolean hasLaterBytes(List<Piece> sorted, int i) {
-    for (int j = i + 1; j < sorted.size(); j++) {
-      if (sorted.get(j).length > 0) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static void words(byte[] cvs, int off, int[] out, int outOff) {
-    for (int i = 0; i < 8; i++) {
-      out[outOff + i] = Compress.word(cvs, off + 4 * i);
-    }
+    return PieceJoin.outputReader(pieces, mode);
   }
 
   /**
@@ -507,15 +417,9 @@ public final class Blake3Hazmat {
     return Spec.subtreeChunks(c, n);
   }
 
+  /** How many canonical subtrees a piece at chunk c with n chunks has: see {@link #canonicalSize}. */
   static int canonicalCount(long c, long n) {
-    int count = 0;
-    while (n > 0) {
-      long size = canonicalSize(c, n);
-      c += size;
-      n -= size;
-      count++;
-    }
-    return count;
+    return c == 0 && n > 1 && Long.bitCount(n) == 1 ? 2 : Spec.subtreeCount(c, n);
   }
 
   /**
@@ -526,7 +430,6 @@ public final class Blake3Hazmat {
    */
   public static final class Piece implements Serializable {
     private static final long serialVersionUID = 1L;
-    private static final int MAGIC = 0x42335043; // "B3PC"
 
     /** The byte offset of the piece in the whole input, a multiple of 1024. */
     private final long offset;
@@ -545,6 +448,19 @@ public final class Blake3Hazmat {
       this.flags = flags;
       this.cvs = cvs;
       this.soleChunk = soleChunk;
+    }
+
+    int flags() {
+      return flags;
+    }
+
+    /** The chaining values themselves, not a copy: {@link PieceJoin} and {@link PieceCodec} only read them. */
+    byte[] cvs() {
+      return cvs;
+    }
+
+    byte[] soleChunk() {
+      return soleChunk;
     }
 
     /**
@@ -580,13 +496,7 @@ public final class Blake3Hazmat {
      * @return a new array
      */
     public byte[] toByteArray() {
-      int sole = soleChunk == null ? -1 : soleChunk.length;
-      ByteBuffer b = ByteBuffer.allocate(4 + 8 + 8 + 4 + 4 + cvs.length + 4 + Math.max(0, sole));
-      b.putInt(MAGIC).putLong(offset).putLong(length).putInt(flags).putInt(cvs.length).put(cvs).putInt(sole);
-      if (soleChunk != null) {
-        b.put(soleChunk);
-      }
-      return b.array();
+      return PieceCodec.toBytes(this);
     }
 
     /**
@@ -597,62 +507,7 @@ public final class Blake3Hazmat {
      * @throws IllegalArgumentException if the bytes are not such a piece
      */
     public static Piece fromByteArray(byte[] bytes) {
-      Objects.requireNonNull(bytes, "bytes");
-      try {
-        ByteBuffer b = ByteBuffer.wrap(bytes);
-        if (b.getInt() != MAGIC) {
-          throw new IllegalArgumentException("not a Blake3Hazmat.Piece");
-        }
-        long offset = b.getLong();
-        long length = b.getLong();
-        int flags = b.getInt();
-        byte[] cvs = new byte[claimed(b, b.getInt())];
-        b.get(cvs);
-        int sole = b.getInt();
-        byte[] soleChunk = null;
-        if (sole >= 0) {
-          soleChunk = new byte[claimed(b, sole)];
-          b.get(soleChunk);
-        }
-        if (b.hasRemaining()) {
-          throw new IllegalArgumentException("trailing bytes after a Blake3Hazmat.Piece");
-        }
-        return check(new Piece(offset, length, flags, cvs, soleChunk));
-      } catch (RuntimeException e) {
-        if (e instanceof IllegalArgumentException) {
-          throw e;
-        }
-        throw new IllegalArgumentException("not a valid Blake3Hazmat.Piece: " + e, e);
-      }
-    }
-
-    /** A length read from the bytes, checked against what is left before anything is allocated. */
-    private static int claimed(ByteBuffer b, int length) {
-      if (length < 0 || length > b.remaining()) {
-        throw new IllegalArgumentException("not a valid Blake3Hazmat.Piece: a field claims " + length + " bytes, "
-            + b.remaining() + " are left");
-      }
-      return length;
-    }
-
-    /** Checks that the fields are those of a piece. */
-    private static Piece check(Piece p) {
-      if (p.offset < 0 || p.offset % CHUNK_LEN != 0 || p.length < 0 || p.length > Long.MAX_VALUE - p.offset) {
-        throw new IllegalArgumentException("not a valid piece range: " + p);
-      }
-      if (p.flags != 0 && p.flags != Spec.KEYED_HASH && p.flags != Spec.DERIVE_KEY_MATERIAL) {
-        throw new IllegalArgumentException("not a valid piece mode: " + p.flags);
-      }
-      long n = (p.length + CHUNK_LEN - 1) / CHUNK_LEN;
-      if (p.cvs == null || p.cvs.length != CHAINING_VALUE_LEN * canonicalCount(p.offset / CHUNK_LEN, n)) {
-        throw new IllegalArgumentException("a piece of " + p.length + " bytes at " + p.offset
-            + " has " + canonicalCount(p.offset / CHUNK_LEN, n) + " chaining values");
-      }
-      boolean sole = p.offset == 0 && p.length <= CHUNK_LEN;
-      if (sole != (p.soleChunk != null) || (sole && p.soleChunk.length != p.length)) {
-        throw new IllegalArgumentException("a piece at 0 of at most one chunk carries its bytes, no other: " + p);
-      }
-      return p;
+      return PieceCodec.fromBytes(bytes);
     }
 
     /**
@@ -666,7 +521,7 @@ public final class Blake3Hazmat {
     private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
       in.defaultReadObject();
       try {
-        check(this);
+        PieceCodec.check(this);
       } catch (IllegalArgumentException e) {
         InvalidObjectException x = new InvalidObjectException(e.getMessage());
         x.initCause(e);

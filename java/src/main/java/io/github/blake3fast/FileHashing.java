@@ -167,7 +167,7 @@ final class FileHashing {
           ByteBuffer w = ReadBuffers.acquire(window, direct);
           try {
             readExactly(ch, raf, file, w, firstByte + (long) i * window, window, size);
-            int[] scratch = TreeState.taskScratch();
+            int[] scratch = ParallelUpdate.taskScratch();
             int count = w.isDirect()
                 ? state.hashDetached(null, w, 0, window, firstChunk + i * chunksPerWindow, scratch)
                 : state.hashDetached(w.array(), null, w.arrayOffset(), window, firstChunk + i * chunksPerWindow,

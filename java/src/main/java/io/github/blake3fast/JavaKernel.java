@@ -6,9 +6,6 @@ import java.nio.ByteBuffer;
 final class JavaKernel implements Kernel {
   static final JavaKernel INSTANCE = new JavaKernel();
 
-  /** One-shot hashes longer than a chunk reuse a per-thread tree state instead of allocating one. */
-  private static final ThreadLocal<TreeState[]> ONE_SHOT = ThreadLocal.withInitial(() -> new TreeState[1]);
-
   private JavaKernel() {}
 
   @Override
@@ -77,7 +74,7 @@ final class JavaKernel implements Kernel {
   }
 
   @Override
-  public boolean prefersOneShot() {
+  public boolean hashesWhole(int len, int outLen) {
     return false;
   }
 
@@ -93,20 +90,8 @@ final class JavaKernel implements Kernel {
   }
 
   @Override
-  public void hash(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff, int outLen) {
-    if (len <= Spec.CHUNK_LEN && outLen == Spec.OUT_LEN) {
-      Compress.hashOneChunk(in, off, len, key, flags, out, outOff);
-      return;
-    }
-    TreeState[] slot = ONE_SHOT.get();
-    TreeState s = slot[0];
-    if (s == null) {
-      s = new TreeState(this, key, flags);
-      slot[0] = s;
-    }
-    s.reset(key, flags);
-    s.update(in, off, len);
-    s.finish(out, outOff, outLen);
+  public void hashWhole(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff, int outLen) {
+    throw new IllegalArgumentException("the Java kernel has no whole-input call: the tree driver builds the tree");
   }
 
   @Override

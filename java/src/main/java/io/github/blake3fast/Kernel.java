@@ -8,6 +8,12 @@ import java.nio.ByteBuffer;
  * Callers have checked every bound; keys are 8 words, flags the mode flag alone.
  */
 interface Kernel {
+  /**
+   * The most input bytes the driver hands a kernel in one call, and the most output bytes a
+   * kernel writes in one native call: keeps a JNI critical section short.
+   */
+  int MAX_CALL = 4 << 20;
+
   /** What runs, as {@link Blake3#implementation()} reports it: "java", "native-avx2", ... */
   String name();
 
@@ -28,13 +34,17 @@ interface Kernel {
   int hashSubtrees(ByteBuffer direct, int off, int len, int[] key, long counter, int flags, int[] cvs, int cvsOff);
 
   /**
-   * Whether {@link #hash} beats the driver's own finalization for input held whole in a
-   * hasher's buffer. The Java kernel's one-shot uses the driver, so it must say no.
+   * Whether {@link #hashWhole} takes this input length and output length: one call that hashes
+   * a whole input, root included. The driver ({@link OneShot}, {@link TreeState#finish}) asks
+   * before it calls; the Java kernel says no, the driver then builds the tree itself.
    */
-  boolean prefersOneShot();
+  boolean hashesWhole(int len, int outLen);
 
-  /** One-shot: {@code outLen} bytes of the root output of the whole input, from position 0. */
-  void hash(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff, int outLen);
+  /**
+   * {@code outLen} bytes of the root output of the whole input, from position 0; only where
+   * {@link #hashesWhole} said yes (else an IllegalArgumentException).
+   */
+  void hashWhole(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff, int outLen);
 
   /**
    * Root output bytes {@code [position, position + outLen)} of the output node: chaining value

@@ -11,8 +11,8 @@ import java.util.Objects;
  *   <li>one block at most (64 bytes, 32-byte result): through {@link ShortHashSlots}, which
  *       pins nothing. When its thread's slot is busy, a call takes the general call below
  *       instead, which for 64 bytes is about as fast as the Java engine;
- *   <li>longer: one JNI call that pins its arrays, in slices of at most {@link #MAX_CALL} bytes
- *       so that a critical section never pins an array for long.
+ *   <li>longer: one JNI call that pins its arrays, in slices of at most {@link Kernel#MAX_CALL}
+ *       bytes so that a critical section never pins an array for long.
  * </ul>
  * That is where the collector pins regions. Where the JVM would implement the critical
  * section with the GC locker ({@link CriticalArrays}), arrays are copied instead, a slice at a
@@ -24,9 +24,6 @@ final class NativeKernel implements Kernel {
   // right before the call: the public API checked the caller's arguments already, but a hasher
   // shared by threads against its contract (or a bug in the tree driver) must end in an
   // exception, never in C reading or writing outside a Java object. A few ns per call.
-
-  /** The most bytes one JNI call reads: about half a millisecond at SSE2 speed. */
-  static final int MAX_CALL = 4 << 20;
 
   private final int isa;
   private final String name;
@@ -140,9 +137,13 @@ final class NativeKernel implements Kernel {
     return count;
   }
 
+  /**
+   * One native call for the whole input: pinned up to {@link Kernel#MAX_CALL}; copied up to a
+   * copy buffer with at most {@link NativeBlake3#COPY_OUT} output bytes.
+   */
   @Override
-  public boolean prefersOneShot() {
-    return true;
+  public boolean hashesWhole(int len, int outLen) {
+    return pin ? len <= MAX_CALL : len <= CopyBuffers.LEN && outLen <= NativeBlake3.COPY_OUT;
   }
 
   @Override
@@ -158,18 +159,21 @@ final class NativeKernel implements Kernel {
   }
 
   @Override
-  public void hash(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff, int outLen) {
+  public void hashWhole(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff, int outLen) {
     Objects.checkFromIndexSize(off, len, in.length);
     Objects.checkFromIndexSize(outOff, outLen, out.length);
+    if (!hashesWhole(len, outLen)) {
+      throw new IllegalArgumentException("no whole-input call for " + len + " bytes, " + outLen + " out");
+    }
     if (len <= Spec.BLOCK_LEN && outLen == Spec.OUT_LEN && slots != null
         && slots.hash(isa, in, off, len, key, flags, out, outOff)) {
       return;
     }
     // A null key is the IV in C: one array fewer to pin or copy.
     int[] k = key == Spec.iv() ? null : key;
-    if (pin && len <= MAX_CALL) {
+    if (pin) {
       NativeBlake3.hashOneShot(isa, in, off, len, k, flags, 0, out, outOff, outLen);
-    } else if (!pin && len <= CopyBuffers.LEN && outLen <= NativeBlake3.COPY_OUT) {
+    } else {
       int slot = CopyBuffers.claim();
       if (slot < 0) {
         NativeBlake3.hashOneShotCopy(isa, in, off, len, k, flags, 0, out, outOff, outLen);
@@ -182,11 +186,6 @@ final class NativeKernel implements Kernel {
       } finally {
         CopyBuffers.release(slot);
       }
-    } else {
-      // The tree driver through output(), which (unlike finish) never calls this method back.
-      TreeState s = new TreeState(this, key, flags);
-      s.update(in, off, len);
-      s.output().read(this, 0, out, outOff, outLen);
     }
   }
 

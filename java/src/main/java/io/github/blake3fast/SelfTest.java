@@ -69,12 +69,12 @@ final class SelfTest {
     int[] derive = Spec.keyWords(Hex.decode(CONTEXT_KEY));
 
     byte[] out = new byte[131];
-    k.hash(input, 0, 102400, Spec.iv(), 0, out, 0, out.length);
+    OneShot.hash(k, input, 0, 102400, Spec.iv(), 0, out, 0, out.length);
     if (!matches(out, 0, HASH_102400)) {
       return "hash of 102400 bytes, one-shot";
     }
     out = new byte[131];
-    k.hash(input, 0, 1025, keyed, Spec.KEYED_HASH, out, 0, out.length);
+    OneShot.hash(k, input, 0, 1025, keyed, Spec.KEYED_HASH, out, 0, out.length);
     if (corrupt) {
       out[7] ^= 1;
     }
@@ -82,26 +82,26 @@ final class SelfTest {
       return "keyed_hash of 1025 bytes, one-shot";
     }
     out = new byte[131];
-    k.hash(input, 0, 31744, derive, Spec.DERIVE_KEY_MATERIAL, out, 0, out.length);
+    OneShot.hash(k, input, 0, 31744, derive, Spec.DERIVE_KEY_MATERIAL, out, 0, out.length);
     if (!matches(out, 0, DERIVE_31744)) {
       return "derive_key of 31744 bytes, one-shot";
     }
     // One block or less, 32-byte output: the short-hash path, which passes the block in words.
     out = new byte[32];
-    k.hash(input, 0, 64, Spec.iv(), 0, out, 0, 32);
+    OneShot.hash(k, input, 0, 64, Spec.iv(), 0, out, 0, 32);
     if (!matches(out, 0, HASH_64)) {
       return "hash of 64 bytes, one-shot";
     }
-    k.hash(input, 0, 63, keyed, Spec.KEYED_HASH, out, 0, 32);
+    OneShot.hash(k, input, 0, 63, keyed, Spec.KEYED_HASH, out, 0, 32);
     if (!matches(out, 0, KEYED_63)) {
       return "keyed_hash of 63 bytes, one-shot";
     }
-    k.hash(input, 0, 1, derive, Spec.DERIVE_KEY_MATERIAL, out, 0, 32);
+    OneShot.hash(k, input, 0, 1, derive, Spec.DERIVE_KEY_MATERIAL, out, 0, 32);
     if (!matches(out, 0, DERIVE_1)) {
       return "derive_key of 1 byte, one-shot";
     }
     out = new byte[1000];
-    k.hash(input, 0, 1025, Spec.iv(), 0, out, 0, out.length);
+    OneShot.hash(k, input, 0, 1025, Spec.iv(), 0, out, 0, out.length);
     if (!matches(out, 936, TAIL_1025)) {
       return "hash of 1025 bytes, output bytes 936..1000";
     }

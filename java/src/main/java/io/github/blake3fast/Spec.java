@@ -45,4 +45,16 @@ final class Spec {
     long fit = Long.highestOneBit(chunks);
     return counter == 0 ? fit : Math.min(fit, Long.lowestOneBit(counter));
   }
+
+  /** How many maximal aligned subtrees n chunks from chunk {@code counter} make. */
+  static int subtreeCount(long counter, long chunks) {
+    int count = 0;
+    while (chunks > 0) {
+      long size = subtreeChunks(counter, chunks);
+      counter += size;
+      chunks -= size;
+      count++;
+    }
+    return count;
+  }
 }

@@ -5,35 +5,24 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
-import java.util.concurrent.Executor;
 
 /**
  * The tree driver: everything a streaming hasher remembers, and the one place the BLAKE3 tree
  * is built in Java, whatever the kernel.
  *
  * <p>Input is gathered in {@code buf}, which always starts on a chunk boundary (chunk
- * {@code chunks}). Whole chunks are handed to the kernel only when at least one more byte is
- * known to follow, because the last chunk may be the root and must be finalized differently.
+ * {@code cvs.chunks()}). Whole chunks are handed to the kernel only when at least one more byte
+ * is known to follow, because the last chunk may be the root and must be finalized differently.
  * The kernel returns one chaining value per maximal aligned power-of-two subtree; they go on
- * the CV stack, which is merged lazily: before a value for chunk {@code c} is pushed, the stack
- * is merged down to {@code bitCount(c)} entries, which are then exactly the complete subtrees
- * left of {@code c}.
+ * the {@link CvStack}. A state may also start at a chunk other than 0 (a subtree for
+ * {@link Blake3Hazmat}).
  *
- * <p>A state may also start at a chunk other than 0 (a subtree for {@link Blake3Hazmat}). Its
- * stack then holds only values of subtrees that start at or after {@code startChunk}: a run
- * starting at chunk {@code base} counts like a tree of its own until it reaches
- * {@code base + lowestOneBit(base)}, where it is one complete subtree whose sibling lies to the
- * left of the start; that value is frozen (never merged again) and a new run begins.
- *
- * <p>Large updates may be hashed in parallel ({@link #updateParallel}): the whole chunks are cut
- * at aligned power-of-two boundaries, each piece is hashed on its own thread into its own
- * chaining values, and the values are pushed in order. The result is the sequential one.
+ * <p>Large updates may be hashed in parallel by {@link ParallelUpdate}, which pushes the values
+ * of its tasks in order.
  */
 final class TreeState {
-  /** Inputs handed to the kernel in one call at most: keeps a JNI critical section short. */
-  private static final int SLICE = 4 << 20;
   /** Room for the subtree CVs of one slice (at most 2 x 22 for 4 MiB) and the Java kernel's work area. */
-  private static final int CV_SCRATCH_WORDS = 8 * 128;
+  static final int CV_SCRATCH_WORDS = 8 * 128;
 
   private static final byte[] NO_BYTES = new byte[0];
 
@@ -52,27 +41,8 @@ final class TreeState {
   private final int[] key = new int[8];
   private int flags;
 
-  /**
-   * Task size bounds for parallel hashing, in chunks: the upper one keeps one kernel call per
-   * task and a task within the L2 cache; the lower one keeps a task long enough for the widest
-   * kernel and its parent batching. In between, at least 4 tasks per thread.
-   */
-  static final int MIN_TASK_CHUNKS = 128;
-  static final int MAX_TASK_CHUNKS = 1024;
-
-  private static final ThreadLocal<int[]> TASK_SCRATCH = ThreadLocal.withInitial(() -> new int[CV_SCRATCH_WORDS]);
-
-  /** Allocated at the first push: most hashers see less than a buffer of input and need none. */
-  private int[] stack;
-  private final int stackWords;
-  private int depth;
-  /** Chunks whose chaining values are on the stack; buf[0] is the first byte of the next one. */
-  private long chunks;
-  /** The chunk this state starts at: 0 except for a subtree state. */
-  private final long startChunk;
-  /** Where the current run of mergeable values starts; values below {@code frozen} never merge. */
-  private long base;
-  private int frozen;
+  /** The values of the chunks before buf[0]. */
+  private final CvStack cvs;
   private byte[] buf;
   private int bufLen;
   private int[] cvScratch;
@@ -91,24 +61,14 @@ final class TreeState {
     this.kernel = kernel;
     System.arraycopy(key, 0, this.key, 0, 8);
     this.flags = flags;
-    this.startChunk = startChunk;
-    // Frozen values have strictly growing sizes and the run after them shrinking ones.
-    this.stackWords = 8 * (startChunk == 0 ? Spec.MAX_DEPTH + 1 : 2 * Spec.MAX_DEPTH + 2);
-    this.chunks = startChunk;
-    this.base = startChunk;
+    this.cvs = new CvStack(this.key, flags, startChunk);
   }
 
   private TreeState(TreeState o) {
     kernel = o.kernel;
     System.arraycopy(o.key, 0, key, 0, 8);
     flags = o.flags;
-    stackWords = o.stackWords;
-    stack = o.stack == null ? null : o.stack.clone();
-    depth = o.depth;
-    chunks = o.chunks;
-    startChunk = o.startChunk;
-    base = o.base;
-    frozen = o.frozen;
+    cvs = new CvStack(o.cvs, key);
     buf = o.buf == null ? null : o.buf.clone();
     bufLen = o.bufLen;
   }
@@ -123,11 +83,7 @@ final class TreeState {
    * cannot fail itself (the failure may be an OutOfMemoryError).
    */
   void restore(TreeState saved) {
-    stack = saved.stack;
-    depth = saved.depth;
-    chunks = saved.chunks;
-    base = saved.base;
-    frozen = saved.frozen;
+    cvs.restore(saved.cvs);
     buf = saved.buf;
     bufLen = saved.bufLen;
   }
@@ -144,16 +100,13 @@ final class TreeState {
   }
 
   void reset() {
-    depth = 0;
-    chunks = startChunk;
-    base = startChunk;
-    frozen = 0;
+    cvs.reset(flags);
     bufLen = 0;
   }
 
   /** Bytes added since the start (or the last reset). */
   long length() {
-    return (chunks - startChunk) * Spec.CHUNK_LEN + bufLen;
+    return (cvs.chunks() - cvs.startChunk()) * Spec.CHUNK_LEN + bufLen;
   }
 
   void update(byte[] in, int off, int len) {
@@ -186,7 +139,7 @@ final class TreeState {
   }
 
   /** Takes len bytes from exactly one of {@code arr} or {@code bb} (absolute index off). */
-  private void absorb(byte[] arr, ByteBuffer bb, int off, int len) {
+  void absorb(byte[] arr, ByteBuffer bb, int off, int len) {
     if (len == 0) {
       return;
     }
@@ -248,67 +201,24 @@ final class TreeState {
       cvScratch = new int[CV_SCRATCH_WORDS];
     }
     while (len > 0) {
-      int piece = Math.min(len, SLICE);
+      int piece = Math.min(len, Kernel.MAX_CALL);
       int count = arr != null
-          ? kernel.hashSubtrees(arr, off, piece, key, chunks, flags, cvScratch, 0)
-          : kernel.hashSubtrees(bb, off, piece, key, chunks, flags, cvScratch, 0);
-      pushAll(cvScratch, 0, count, piece / Spec.CHUNK_LEN);
+          ? kernel.hashSubtrees(arr, off, piece, key, cvs.chunks(), flags, cvScratch, 0)
+          : kernel.hashSubtrees(bb, off, piece, key, cvs.chunks(), flags, cvScratch, 0);
+      cvs.pushAll(cvScratch, 0, count, piece / Spec.CHUNK_LEN);
       off += piece;
       len -= piece;
     }
   }
 
-  /**
-   * Pushes {@code count} values that a kernel returned for {@code n} chunks starting at chunk
-   * {@code chunks}: the maximal aligned subtrees, left to right.
-   */
-  private void pushAll(int[] cvs, int cvOff, int count, long n) {
-    for (int i = 0; i < count; i++) {
-      long size = Spec.subtreeChunks(chunks, n);
-      pushSubtree(cvs, cvOff + 8 * i, size);
-      n -= size;
-    }
+  /** See {@link CvStack#pushAll}. */
+  void pushAll(int[] values, int off, int count, long n) {
+    cvs.pushAll(values, off, count, n);
   }
 
-  /**
-   * Pushes the CV of a subtree of {@code n} chunks that starts at chunk {@code chunks} and is
-   * aligned there (n is a power of two dividing the counter), merging lazily first. Input must
-   * be known to follow it.
-   */
+  /** See {@link CvStack#push}. */
   void pushSubtree(int[] cv, int cvOff, long n) {
-    mergeStack();
-    if (stack == null) {
-      stack = new int[stackWords];
-    }
-    System.arraycopy(cv, cvOff, stack, 8 * depth, 8);
-    depth++;
-    chunks += n;
-  }
-
-  /**
-   * Merges the stack down to the complete subtrees left of chunk {@code chunks}: one per set
-   * bit (of the run's own count, after the frozen values). Only valid when input is known to
-   * follow them, which is why it is done lazily.
-   */
-  private void mergeStack() {
-    long run = chunks - base;
-    if (base != 0 && run == Long.lowestOneBit(base)) {
-      // The run is one complete subtree whose sibling lies before the start: freeze it.
-      mergeDownTo(frozen + 1);
-      frozen++;
-      base = chunks;
-      run = 0;
-    }
-    mergeDownTo(frozen + Long.bitCount(run));
-  }
-
-  private void mergeDownTo(int keep) {
-    while (depth > keep) {
-      depth--;
-      int at = 8 * (depth - 1);
-      // Parent of the two top entries, which lie next to each other: the 16-word block.
-      Compress.compressWords(key, 0, stack, at, 0, Spec.BLOCK_LEN, flags | Spec.PARENT, stack, at, false);
-    }
+    cvs.push(cv, cvOff, n);
   }
 
   /**
@@ -317,43 +227,50 @@ final class TreeState {
    */
   private void computeRoot() {
     hashAllButLastChunk();
-    mergeStack(); // the last chunk follows everything on the stack
+    cvs.merge(); // the last chunk follows everything on the stack
     int[] r = root;
+    int lastLen = lastChunkNode(r);
+    int lastFlags = lastChunkFlags();
+    if (cvs.depth() == 0) {
+      // A single chunk (chunk 0: any earlier one would be on the stack) is the root itself.
+      rootBlockLen = lastLen;
+      rootFlags = lastFlags;
+      return;
+    }
+    Compress.compressWords(r, 0, r, 8, cvs.chunks(), lastLen, lastFlags, r, 16, false);
+    cvs.foldRoot(r);
+    rootBlockLen = Spec.BLOCK_LEN;
+    rootFlags = flags | Spec.PARENT;
+  }
+
+  /**
+   * The buffered last chunk (0 to 1024 bytes) as a node in {@code r}: the chaining value
+   * before its last block in [0, 8), that block's words in [8, 24). Returns the block's length.
+   */
+  private int lastChunkNode(int[] r) {
     System.arraycopy(key, 0, r, 0, 8);
     int blocks = bufLen == 0 ? 1 : (bufLen + Spec.BLOCK_LEN - 1) / Spec.BLOCK_LEN;
     for (int b = 0; b < blocks - 1; b++) {
-      Compress.compressBlock(r, 0, buf, Spec.BLOCK_LEN * b, chunks,
+      Compress.compressBlock(r, 0, buf, Spec.BLOCK_LEN * b, cvs.chunks(),
           flags | (b == 0 ? Spec.CHUNK_START : 0), r, 0);
     }
     int lastLen = bufLen - Spec.BLOCK_LEN * (blocks - 1);
     for (int i = 0; i < 16; i++) {
       r[8 + i] = buf == null ? 0 : Compress.partialWord(buf, Spec.BLOCK_LEN * (blocks - 1), lastLen, i);
     }
-    int lastFlags = flags | Spec.CHUNK_END | (blocks == 1 ? Spec.CHUNK_START : 0);
-    if (depth == 0) {
-      // A single chunk (chunk 0: any earlier one would be on the stack) is the root itself.
-      rootBlockLen = lastLen;
-      rootFlags = lastFlags;
-      return;
-    }
-    // The last chunk's CV goes to r[16..24) (the right half of a parent block), then the stack
-    // is folded from the top without being changed: each parent's left half is a stack entry.
-    Compress.compressWords(r, 0, r, 8, chunks, lastLen, lastFlags, r, 16, false);
-    for (int i = depth - 1; i > 0; i--) {
-      System.arraycopy(stack, 8 * i, r, 8, 8);
-      Compress.compressWords(key, 0, r, 8, 0, Spec.BLOCK_LEN, flags | Spec.PARENT, r, 16, false);
-    }
-    System.arraycopy(stack, 0, r, 8, 8);
-    System.arraycopy(key, 0, r, 0, 8);
-    rootBlockLen = Spec.BLOCK_LEN;
-    rootFlags = flags | Spec.PARENT;
+    return lastLen;
+  }
+
+  /** The flags of the last block of the buffered last chunk. */
+  private int lastChunkFlags() {
+    return flags | Spec.CHUNK_END | (bufLen <= Spec.BLOCK_LEN ? Spec.CHUNK_START : 0);
   }
 
   /** Writes outLen bytes of the root output from position 0; the state stays usable. */
   void finish(byte[] out, int outOff, int outLen) {
-    if (depth == 0 && kernel.prefersOneShot()) {
+    if (cvs.depth() == 0 && kernel.hashesWhole(bufLen, outLen)) {
       // All input is still in the buffer: one kernel call hashes it, root included.
-      kernel.hash(buf == null ? NO_BYTES : buf, 0, bufLen, key, flags, out, outOff, outLen);
+      kernel.hashWhole(buf == null ? NO_BYTES : buf, 0, bufLen, key, flags, out, outOff, outLen);
       return;
     }
     computeRoot();
@@ -398,165 +315,43 @@ final class TreeState {
       return new int[0];
     }
     hashAllButLastChunk();
-    mergeStack(); // the last chunk follows everything on the stack
-    int[] s = new int[8 * (depth + 1)];
-    if (depth > 0) {
-      System.arraycopy(stack, 0, s, 0, 8 * depth);
-    }
-    lastChunkCv(s, 8 * depth);
-    int d = depth + 1;
-    long run = chunks + 1 - base;
-    int keep;
-    if (base != 0 && run == Long.lowestOneBit(base)) {
-      keep = frozen + 1;
-    } else {
-      keep = frozen + Long.bitCount(run);
-      if (base == 0 && keep == 1 && run > 1) {
-        keep = 2;
-      }
-    }
-    while (d > keep) {
-      d--;
-      int at = 8 * (d - 1);
-      Compress.compressWords(key, 0, s, at, 0, Spec.BLOCK_LEN, flags | Spec.PARENT, s, at, false);
-    }
-    return d == depth + 1 ? s : Arrays.copyOf(s, 8 * d);
-  }
-
-  /** The non-root chaining value of the buffered last chunk (1 to 1024 bytes) at chunk {@code chunks}. */
-  private void lastChunkCv(int[] out, int outOff) {
-    System.arraycopy(key, 0, out, outOff, 8);
-    int blocks = bufLen == 0 ? 1 : (bufLen + Spec.BLOCK_LEN - 1) / Spec.BLOCK_LEN;
-    for (int b = 0; b < blocks - 1; b++) {
-      Compress.compressBlock(out, outOff, buf, Spec.BLOCK_LEN * b, chunks,
-          flags | (b == 0 ? Spec.CHUNK_START : 0), out, outOff);
-    }
-    int lastLen = bufLen - Spec.BLOCK_LEN * (blocks - 1);
-    int[] block = new int[16];
-    for (int i = 0; i < 16; i++) {
-      block[i] = Compress.partialWord(buf, Spec.BLOCK_LEN * (blocks - 1), lastLen, i);
-    }
-    int lastFlags = flags | Spec.CHUNK_END | (blocks == 1 ? Spec.CHUNK_START : 0);
-    Compress.compressWords(out, outOff, block, 0, chunks, lastLen, lastFlags, out, outOff, false);
+    // The last chunk's non-root chaining value, into r[16, 24).
+    int[] r = new int[24];
+    int lastLen = lastChunkNode(r);
+    Compress.compressWords(r, 0, r, 8, cvs.chunks(), lastLen, lastChunkFlags(), r, 16, false);
+    return cvs.subtreeCvs(r, 16);
   }
 
   /** The input so far if it is at most one chunk from chunk 0, else null. */
   byte[] soleChunk() {
-    if (startChunk != 0 || chunks != 0 || bufLen > Spec.CHUNK_LEN) {
+    if (cvs.chunks() != 0 || bufLen > Spec.CHUNK_LEN) {
       return null;
     }
     return buf == null ? new byte[0] : Arrays.copyOf(buf, bufLen);
   }
 
-  // ---- Parallel hashing ---------------------------------------------------------------
+  // ---- Parallel hashing (ParallelUpdate) ---------------------------------------------
 
   /**
-   * Adds len bytes from {@code arr} or {@code bb} (absolute index off), hashing the whole
-   * chunks among them in parallel tasks on {@code executor} and this thread. Does not move the
-   * buffer's position. If it throws, the state is as before the call and no task is running.
+   * Before whole chunks of a source are hashed elsewhere: tops up a partly filled buffer from
+   * the source and hashes it, so that the rest of the source starts on a chunk boundary. The
+   * source must hold more than a buffer's worth. Returns the bytes taken from it.
    */
-  void updateParallel(byte[] arr, ByteBuffer bb, int off, int len, Executor executor, int helpers) {
-    if (len < Parallel.MIN_LEN || helpers < 1) {
-      absorb(arr, bb, off, len);
-      return;
-    }
-    // A failure (the executor's, a task's) leaves the state as it was: the caller may catch it
-    // and go on with update(). Saving costs a copy of at most the buffer, against >= 1 MiB.
-    TreeState before = copy();
-    try {
-      addParallel(arr, bb, off, len, executor, helpers);
-    } catch (Throwable t) {
-      restore(before);
-      throw t;
-    }
-  }
-
-  private void addParallel(byte[] arr, ByteBuffer bb, int off, int len, Executor executor, int helpers) {
+  int hashBufferFilledFrom(byte[] arr, ByteBuffer bb, int off) {
     if (buf == null) {
       buf = new byte[Math.min(Spec.CHUNK_LEN, kernel.bufferSize())];
     }
     if (bufLen == buf.length) {
       makeRoom();
     }
-    if (bufLen > 0) {
-      // Fill the buffer (len is far larger), then hash it: the rest starts on a chunk boundary.
-      int head = buf.length - bufLen;
-      copyIn(arr, bb, off, head);
-      off += head;
-      len -= head;
-      hashWholeChunks(buf, null, 0, bufLen);
-      bufLen = 0;
+    if (bufLen == 0) {
+      return 0;
     }
-    int whole = (len - 1) / Spec.CHUNK_LEN * Spec.CHUNK_LEN; // the last chunk may end the input
-    hashWholeChunksParallel(arr, bb, off, whole, executor, helpers);
-    copyIn(arr, bb, off + whole, len - whole);
-  }
-
-  /**
-   * Hashes len bytes (whole chunks, not ending the input) in tasks: the first runs up to the
-   * next multiple of the task size, the others are aligned subtrees of that size (the last may
-   * be shorter). Each task's values go to its own place; they are pushed in order afterwards.
-   */
-  private void hashWholeChunksParallel(byte[] arr, ByteBuffer bb, int off, int len, Executor executor, int helpers) {
-    final long first = chunks;
-    final long n = len / Spec.CHUNK_LEN;
-    final long size = taskChunks(n, helpers + 1);
-    final long firstEnd = Math.min(first + n, (first + size) & -size);
-    final int tasks = 1 + (int) ((first + n - firstEnd + size - 1) / size);
-    final int[] at = new int[tasks + 1]; // first value of each task, in values
-    for (int t = 0; t < tasks; t++) {
-      long s = taskStart(t, first, firstEnd, size);
-      at[t + 1] = at[t] + subtreeCount(s, taskEnd(t, first, firstEnd, size, n) - s);
-    }
-    final int[] cvs = new int[8 * at[tasks]];
-    final boolean direct = arr == null && bb.isDirect() && kernel.supportsDirect();
-    Parallel.runUnchecked(tasks, executor, helpers, t -> {
-      long s = taskStart(t, first, firstEnd, size);
-      int from = off + (int) ((s - first) * Spec.CHUNK_LEN);
-      int bytes = (int) ((taskEnd(t, first, firstEnd, size, n) - s) * Spec.CHUNK_LEN);
-      int[] scratch = TASK_SCRATCH.get();
-      int count;
-      if (arr != null) {
-        count = kernel.hashSubtrees(arr, from, bytes, key, s, flags, scratch, 0);
-      } else if (direct) {
-        count = kernel.hashSubtrees(bb, from, bytes, key, s, flags, scratch, 0);
-      } else {
-        byte[] copy = new byte[bytes]; // a read-only heap or, for the Java kernel, direct buffer
-        bb.get(from, copy, 0, bytes);
-        count = kernel.hashSubtrees(copy, 0, bytes, key, s, flags, scratch, 0);
-      }
-      System.arraycopy(scratch, 0, cvs, 8 * at[t], 8 * count);
-    });
-    for (int t = 0; t < tasks; t++) {
-      long s = taskStart(t, first, firstEnd, size);
-      pushAll(cvs, 8 * at[t], at[t + 1] - at[t], taskEnd(t, first, firstEnd, size, n) - s);
-    }
-  }
-
-  private static long taskStart(int t, long first, long firstEnd, long size) {
-    return t == 0 ? first : firstEnd + (t - 1) * size;
-  }
-
-  private static long taskEnd(int t, long first, long firstEnd, long size, long n) {
-    return Math.min(first + n, t == 0 ? firstEnd : firstEnd + t * size);
-  }
-
-  /** A power-of-two task size: several tasks per thread, within the bounds. */
-  static long taskChunks(long n, int threads) {
-    long want = Long.highestOneBit(Math.max(1, n / (4L * threads)));
-    return Math.max(MIN_TASK_CHUNKS, Math.min(MAX_TASK_CHUNKS, want));
-  }
-
-  /** How many maximal aligned subtrees n chunks from chunk c make. */
-  static int subtreeCount(long c, long n) {
-    int count = 0;
-    while (n > 0) {
-      long size = Spec.subtreeChunks(c, n);
-      c += size;
-      n -= size;
-      count++;
-    }
-    return count;
+    int head = buf.length - bufLen;
+    copyIn(arr, bb, off, head);
+    hashWholeChunks(buf, null, 0, bufLen);
+    bufLen = 0;
+    return head;
   }
 
   // ---- File hashing (FileHashing) -----------------------------------------------------
@@ -575,12 +370,12 @@ final class TreeState {
 
   /** Bytes before the next one in the whole input (for a state starting at chunk 0: its length). */
   long position() {
-    return chunks * Spec.CHUNK_LEN + bufLen;
+    return cvs.chunks() * Spec.CHUNK_LEN + bufLen;
   }
 
   /** The chunk the next byte belongs to, counted from the start of the whole input. */
   long chunkCount() {
-    return chunks;
+    return cvs.chunks();
   }
 
   /**
@@ -592,10 +387,5 @@ final class TreeState {
     return arr != null
         ? kernel.hashSubtrees(arr, off, len, key, counter, flags, cvs, 0)
         : kernel.hashSubtrees(bb, off, len, key, counter, flags, cvs, 0);
-  }
-
-  /** A scratch array for {@link #hashDetached}, one per thread. */
-  static int[] taskScratch() {
-    return TASK_SCRATCH.get();
   }
 }

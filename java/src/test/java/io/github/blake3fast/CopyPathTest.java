@@ -37,9 +37,9 @@ class CopyPathTest {
         for (int[] kw : new int[][] {Spec.iv(), key}) {
           int flags = kw == key ? Spec.KEYED_HASH : 0;
           byte[] want = new byte[outLen];
-          JavaKernel.INSTANCE.hash(data, 7, len, kw, flags, want, 0, outLen);
+          OneShot.hash(JavaKernel.INSTANCE, data, 7, len, kw, flags, want, 0, outLen);
           byte[] got = new byte[outLen + 3];
-          k.hash(data, 7, len, kw, flags, got, 3, outLen);
+          OneShot.hash(k, data, 7, len, kw, flags, got, 3, outLen);
           assertArrayEquals(want, Arrays.copyOfRange(got, 3, 3 + outLen), "kernel.hash len " + len + " out " + outLen);
           if (outLen <= NativeBlake3.COPY_OUT) {
             byte[] c = new byte[outLen];

@@ -351,7 +351,7 @@ class DiffB3sumTest {
       int[] kw = ReliabilityKit.keyWords(k, mode, key, context);
       int flags = ReliabilityKit.flags(mode);
       byte[] out = new byte[outLen];
-      k.hash(in, 0, in.length, kw, flags, out, 0, outLen);
+      OneShot.hash(k, in, 0, in.length, kw, flags, out, 0, outLen);
       compare(c, caseInfo, k.name() + " one-shot", out, want, in);
       int[] ks = ReliabilityKit.splits(r, in.length);
       TreeState s = new TreeState(k, kw, flags);

@@ -120,13 +120,13 @@ final class Engines {
     private int[] contextKey(String context) {
       byte[] ctx = context.getBytes(StandardCharsets.UTF_8);
       byte[] key = new byte[Spec.KEY_LEN];
-      kernel.hash(ctx, 0, ctx.length, Spec.iv(), Spec.DERIVE_KEY_CONTEXT, key, 0, Spec.KEY_LEN);
+      OneShot.hash(kernel, ctx, 0, ctx.length, Spec.iv(), Spec.DERIVE_KEY_CONTEXT, key, 0, Spec.KEY_LEN);
       return Spec.keyWords(key);
     }
 
     private byte[] oneShot(byte[] in, int[] key, int flags, int outLen) {
       byte[] out = new byte[outLen];
-      kernel.hash(in, 0, in.length, key, flags, out, 0, outLen);
+      OneShot.hash(kernel, in, 0, in.length, key, flags, out, 0, outLen);
       return out;
     }
   }

@@ -326,13 +326,13 @@ class ParallelFailureTest {
     }
 
     @Override
-    public boolean prefersOneShot() {
-      return k.prefersOneShot();
+    public boolean hashesWhole(int len, int outLen) {
+      return k.hashesWhole(len, outLen);
     }
 
     @Override
-    public void hash(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff, int outLen) {
-      k.hash(in, off, len, key, flags, out, outOff, outLen);
+    public void hashWhole(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff, int outLen) {
+      k.hashWhole(in, off, len, key, flags, out, outOff, outLen);
     }
 
     @Override
@@ -368,9 +368,9 @@ class ParallelFailureTest {
             Throwable thrown = null;
             try {
               if (useDirect) {
-                s.updateParallel(null, direct, 0, len, ex, HELPERS);
+                ParallelUpdate.update(s, null, direct, 0, len, ex, HELPERS);
               } else {
-                s.updateParallel(data, null, prefix, len, ex, HELPERS);
+                ParallelUpdate.update(s, data, null, prefix, len, ex, HELPERS);
               }
             } catch (Throwable t) {
               thrown = t;

@@ -164,7 +164,7 @@ class ParallelHashTest {
         byte[] expected = sequential(0, prefix + len);
         TreeState s = new TreeState(JavaKernel.INSTANCE, Spec.iv(), 0);
         s.update(data, 0, prefix);
-        s.updateParallel(data, null, prefix, len, four, helpers);
+        ParallelUpdate.update(s, data, null, prefix, len, four, helpers);
         byte[] out = new byte[32];
         s.finish(out, 0, 32);
         assertArrayEquals(expected, out, "heap " + helpers + " " + prefix + " " + len);
@@ -173,7 +173,7 @@ class ParallelHashTest {
         d.put(data, prefix, len).flip();
         TreeState t = new TreeState(JavaKernel.INSTANCE, Spec.iv(), 0);
         t.update(data, 0, prefix);
-        t.updateParallel(null, d, 0, len, four, helpers);
+        ParallelUpdate.update(t, null, d, 0, len, four, helpers);
         t.finish(out, 0, 32);
         assertArrayEquals(expected, out, "direct " + helpers + " " + prefix + " " + len);
       }
@@ -298,9 +298,9 @@ class ParallelHashTest {
   void taskSizesArePowersOfTwoWithinBounds() {
     for (long n : new long[] {1, 100, 1000, 65536, 1L << 30}) {
       for (int threads : new int[] {1, 2, 64}) {
-        long t = TreeState.taskChunks(n, threads);
+        long t = ParallelUpdate.taskChunks(n, threads);
         assertEquals(1, Long.bitCount(t));
-        assertTrue(t >= TreeState.MIN_TASK_CHUNKS && t <= TreeState.MAX_TASK_CHUNKS);
+        assertTrue(t >= ParallelUpdate.MIN_TASK_CHUNKS && t <= ParallelUpdate.MAX_TASK_CHUNKS);
       }
     }
   }

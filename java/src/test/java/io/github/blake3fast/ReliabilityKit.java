@@ -41,7 +41,7 @@ final class ReliabilityKit {
       default:
         byte[] ctx = context.getBytes(StandardCharsets.UTF_8);
         byte[] ck = new byte[Spec.KEY_LEN];
-        k.hash(ctx, 0, ctx.length, Spec.iv(), Spec.DERIVE_KEY_CONTEXT, ck, 0, ck.length);
+        OneShot.hash(k, ctx, 0, ctx.length, Spec.iv(), Spec.DERIVE_KEY_CONTEXT, ck, 0, ck.length);
         return Spec.keyWords(ck);
     }
   }
@@ -53,7 +53,7 @@ final class ReliabilityKit {
   /** The reference: the Java kernel, one-shot. */
   static byte[] reference(int mode, byte[] key, String context, byte[] in, int off, int len, int outLen) {
     byte[] out = new byte[outLen];
-    JavaKernel.INSTANCE.hash(in, off, len, keyWords(JavaKernel.INSTANCE, mode, key, context), flags(mode), out, 0,
+    OneShot.hash(JavaKernel.INSTANCE, in, off, len, keyWords(JavaKernel.INSTANCE, mode, key, context), flags(mode), out, 0,
         outLen);
     return out;
   }
