@@ -3,8 +3,8 @@
 # native/build-host.sh and platforms/lib.sh (bash). Each entry: the architecture, which names
 # platforms/<arch>.conf and the jar's directory linux-<arch>, then any other name `uname -m` or
 # a JVM's os.arch gives the same machine. The Java loader's Platform enum and platforms/*.conf
-# are checked against this list by PlatformListTest; CMake is handed the architecture by
-# native/build-host.sh (-DBLAKE3_TARGET_ARCH) or by its cmake/toolchain-<arch>.cmake file.
+# are checked against this list by PlatformListTest; native/CMakeLists.txt reads the table
+# itself (keep each entry on its own line, quoted, indented by two spaces).
 B3_PLATFORM_TABLE=(
   "x86_64 amd64"
   "aarch64"
