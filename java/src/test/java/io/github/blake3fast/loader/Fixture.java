@@ -293,17 +293,8 @@ final class Fixture {
     assumeTrue(nobodyCanRead(probeCopy), "SKIPPED: uid 65534 cannot read " + probeCopy
         + " either (the checkout's " + probe + " is out of its reach too)");
     // The child extracts the library under work/home: that needs a mount that allows exec.
-    Path exe = base.resolve("exec-probe");
-    Files.writeString(exe, "#!/bin/sh\nexit 0\n");
-    Files.setPosixFilePermissions(exe, PosixFilePermissions.fromString("rwxr-xr-x"));
-    boolean runs;
-    try {
-      runs = run(List.of(exe.toString()), Map.of(), base, Duration.ofSeconds(10)).exit == 0;
-    } catch (IOException e) { // noexec: permission denied
-      runs = false;
-    }
-    assumeTrue(runs, "SKIPPED: " + base + " is on a noexec mount, and uid 65534 cannot reach the checkout's " + probe
-        + ": nowhere to run this test");
+    assumeTrue(canRunProgramsIn(base), "SKIPPED: " + base + " is on a noexec mount, and uid 65534 cannot reach the"
+        + " checkout's " + probe + ": nowhere to run this test");
     return j;
   }
 
@@ -321,19 +312,23 @@ final class Fixture {
     Path base = reachableTempDir("blake3-fast-" + label + "-");
     Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
     assumeTrue(nobodyCanRead(base), "SKIPPED: uid 65534 can reach neither " + dir + " nor " + base);
-    Path exe = base.resolve("exec-probe");
+    assumeTrue(canRunProgramsIn(base), "SKIPPED: " + base + " is on a noexec mount, and uid 65534 cannot reach "
+        + dir + ": nowhere to run this test");
+    return base;
+  }
+
+  /** Whether a program in {@code dir} can be run: false on a noexec mount. */
+  private static boolean canRunProgramsIn(Path dir) throws IOException {
+    Path exe = dir.resolve("exec-probe");
     Files.writeString(exe, "#!/bin/sh\nexit 0\n");
     Files.setPosixFilePermissions(exe, PosixFilePermissions.fromString("rwxr-xr-x"));
-    boolean runs;
     try {
-      runs = run(List.of(exe.toString()), Map.of(), base, Duration.ofSeconds(10)).exit == 0;
+      return run(List.of(exe.toString()), Map.of(), dir, Duration.ofSeconds(10)).exit == 0;
     } catch (IOException e) { // noexec: permission denied
-      runs = false;
+      return false;
+    } finally {
+      Files.delete(exe);
     }
-    Files.delete(exe);
-    assumeTrue(runs, "SKIPPED: " + base + " is on a noexec mount, and uid 65534 cannot reach " + dir
-        + ": nowhere to run this test");
-    return base;
   }
 
   /** A new directory under java.io.tmpdir, removed with its contents when this JVM exits. */
