@@ -201,16 +201,23 @@ static void JNICALL b3j_hash_oneshot_direct(JNIEnv *env, jclass cls, jint isa, j
                    NULL);
 }
 
+/* The root node's chaining value (8 words) and last block (16 words), copied in; 0 when the
+ * JVM threw (arrays shorter than Java promised). */
+static int b3j_node_words(JNIEnv *env, jintArray cv, jintArray block, uint32_t cvw[8],
+                          uint32_t bw[16]) {
+  (*env)->GetIntArrayRegion(env, cv, 0, 8, (jint *)cvw);
+  if ((*env)->ExceptionCheck(env)) return 0;
+  (*env)->GetIntArrayRegion(env, block, 0, 16, (jint *)bw);
+  return !(*env)->ExceptionCheck(env);
+}
+
 static void JNICALL b3j_root_output(JNIEnv *env, jclass cls, jint isa, jintArray cv,
                                     jintArray block, jint block_len, jint flags, jlong position,
                                     jbyteArray out, jint out_off, jint out_len) {
   (void)cls;
   uint32_t cvw[8], bw[16];
   if (out_len <= 0) return;
-  (*env)->GetIntArrayRegion(env, cv, 0, 8, (jint *)cvw);
-  if ((*env)->ExceptionCheck(env)) return;
-  (*env)->GetIntArrayRegion(env, block, 0, 16, (jint *)bw);
-  if ((*env)->ExceptionCheck(env)) return;
+  if (!b3j_node_words(env, cv, block, cvw, bw)) return;
   const blake3_kernel *k = b3j_kernel(isa);
   uint8_t *o = (uint8_t *)(*env)->GetPrimitiveArrayCritical(env, out, NULL);
   if (o == NULL) {
@@ -477,10 +484,7 @@ static void JNICALL b3j_root_output_copy(JNIEnv *env, jclass cls, jint isa, jint
   uint32_t cvw[8], bw[16];
   uint8_t stack_buf[B3J_STACK_COPY];
   if (out_len <= 0) return;
-  (*env)->GetIntArrayRegion(env, cv, 0, 8, (jint *)cvw);
-  if ((*env)->ExceptionCheck(env)) return;
-  (*env)->GetIntArrayRegion(env, block, 0, 16, (jint *)bw);
-  if ((*env)->ExceptionCheck(env)) return;
+  if (!b3j_node_words(env, cv, block, cvw, bw)) return;
   const blake3_kernel *k = b3j_kernel(isa);
   size_t cap;
   uint8_t *buf = b3j_buffer((size_t)out_len, stack_buf, &cap);

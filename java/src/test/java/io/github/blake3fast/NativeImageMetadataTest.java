@@ -12,7 +12,6 @@ import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -37,17 +36,6 @@ import org.junit.jupiter.api.Test;
 class NativeImageMetadataTest {
   private static final String DIR = "META-INF/native-image/io.github.blake3fast/blake3-fast/";
 
-  private static Path repo() {
-    String vectors = System.getProperty("blake3.vectors.dir");
-    Path base = vectors != null ? Paths.get(vectors).getParent()
-        : Paths.get(System.getProperty("basedir", System.getProperty("user.dir"))).getParent();
-    return base.toAbsolutePath().normalize();
-  }
-
-  private static String read(Path p) throws IOException {
-    return new String(Files.readAllBytes(p), StandardCharsets.UTF_8);
-  }
-
   private static String resource(String name) throws IOException {
     try (InputStream in = NativeImageMetadataTest.class.getClassLoader().getResourceAsStream(name)) {
       if (in == null) {
@@ -61,7 +49,7 @@ class NativeImageMetadataTest {
 
   @Test
   void jniConfigHoldsExactlyWhatTheGlueLooksUp() throws IOException {
-    Set<String> needed = jniNeeds(read(repo().resolve("native/src/blake3_jni.c")));
+    Set<String> needed = jniNeeds(RepoFiles.read(RepoFiles.root().resolve("native/src/blake3_jni.c")));
     Set<String> declared = jniDeclared(resource(DIR + "jni-config.json"));
     assertEquals(needed, declared, "jni-config.json and native/src/blake3_jni.c disagree:\n  needed, not declared: "
         + minus(needed, declared) + "\n  declared, not needed: " + minus(declared, needed));
@@ -223,7 +211,7 @@ class NativeImageMetadataTest {
   /** The check itself: a lookup added to the C file without metadata is reported. */
   @Test
   void aLookupAddedInCWithoutMetadataIsCaught() throws IOException {
-    String c = read(repo().resolve("native/src/blake3_jni.c"));
+    String c = RepoFiles.read(RepoFiles.root().resolve("native/src/blake3_jni.c"));
     String added = c.replace("static jint JNICALL b3j_abi_version(",
         "static void b3j_new_lookup(JNIEnv *env) {\n"
             + "  jclass s = (*env)->FindClass(env, \"java/lang/Thread\");\n"
@@ -245,7 +233,7 @@ class NativeImageMetadataTest {
     // The loader's classes, and the one resource name they build from the platforms' names.
     String loader = "";
     for (String cls : List.of("NativeLoader", "BundledLibrary", "ExtractionDir", "Platform")) {
-      loader += read(repo().resolve("java/src/main/java/io/github/blake3fast/" + cls + ".java"));
+      loader += RepoFiles.read(RepoFiles.root().resolve("java/src/main/java/io/github/blake3fast/" + cls + ".java"));
     }
     Set<String> platforms = new TreeSet<>();
     for (Platform p : Platform.values()) {
@@ -253,9 +241,9 @@ class NativeImageMetadataTest {
     }
     assertTrue(platforms.size() >= 6, "platforms of the Platform enum: " + platforms);
     Set<String> confs = new TreeSet<>();
-    try (Stream<Path> files = Files.list(repo().resolve("platforms"))) {
+    try (Stream<Path> files = Files.list(RepoFiles.root().resolve("platforms"))) {
       for (Path f : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".conf"))::iterator) {
-        Matcher m = Pattern.compile("(?m)^ARCH=(\\S+)").matcher(read(f));
+        Matcher m = Pattern.compile("(?m)^ARCH=(\\S+)").matcher(RepoFiles.read(f));
         assertTrue(m.find(), f + " names no ARCH");
         confs.add("linux-" + m.group(1));
       }
@@ -302,11 +290,11 @@ class NativeImageMetadataTest {
       }
     }
     // A static field initialized by the loader's choice loads native code at class init.
-    Path main = repo().resolve("java/src/main/java");
+    Path main = RepoFiles.root().resolve("java/src/main/java");
     Set<String> loading = new TreeSet<>();
     try (Stream<Path> files = Files.walk(main)) {
       for (Path f : (Iterable<Path>) files.filter(x -> x.toString().endsWith(".java"))::iterator) {
-        String src = read(f);
+        String src = RepoFiles.read(f);
         String cls = main.relativize(f).toString().replace('/', '.').replaceAll("\\.java$", "");
         if (Pattern.compile("static[^;(]*=\\s*NativeLoader\\.choose\\(\\)").matcher(src).find()
             || src.contains("System.load(") || Pattern.compile("static\\s*\\{[^}]*NativeLoader\\.").matcher(src).find()) {

@@ -7,10 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -31,20 +29,9 @@ import org.junit.jupiter.api.Test;
  * machine names.
  */
 class PlatformListTest {
-  private static Path repo() {
-    String vectors = System.getProperty("blake3.vectors.dir");
-    Path base = vectors != null ? Paths.get(vectors).getParent()
-        : Paths.get(System.getProperty("basedir", System.getProperty("user.dir"))).getParent();
-    return base.toAbsolutePath().normalize();
-  }
-
-  private static String read(Path p) throws IOException {
-    return new String(Files.readAllBytes(p), StandardCharsets.UTF_8);
-  }
-
   /** Architecture to all its machine names, as B3_PLATFORM_TABLE in platforms/arch.sh lists them. */
   private static Map<String, Set<String>> scriptList() throws IOException {
-    Matcher table = Pattern.compile("(?s)\\nB3_PLATFORM_TABLE=\\((.*?)\\n\\)").matcher(read(repo().resolve("platforms/arch.sh")));
+    Matcher table = Pattern.compile("(?s)\\nB3_PLATFORM_TABLE=\\((.*?)\\n\\)").matcher(RepoFiles.read(RepoFiles.root().resolve("platforms/arch.sh")));
     assertTrue(table.find(), "platforms/arch.sh has no B3_PLATFORM_TABLE=( ... )");
     Map<String, Set<String>> arches = new LinkedHashMap<>();
     Matcher entry = Pattern.compile("\"([^\"]+)\"").matcher(table.group(1));
@@ -87,13 +74,13 @@ class PlatformListTest {
   @Test
   void theDescriptorsAreTheScriptsList() throws IOException {
     List<String> confs;
-    try (Stream<Path> files = Files.list(repo().resolve("platforms"))) {
+    try (Stream<Path> files = Files.list(RepoFiles.root().resolve("platforms"))) {
       confs = files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".conf"))
           .map(n -> n.substring(0, n.length() - ".conf".length())).sorted().collect(Collectors.toList());
     }
     assertEquals(new TreeSet<>(scriptList().keySet()), new TreeSet<>(confs), "platforms/*.conf and platforms/arch.sh");
     for (String arch : confs) {
-      String conf = read(repo().resolve("platforms/" + arch + ".conf"));
+      String conf = RepoFiles.read(RepoFiles.root().resolve("platforms/" + arch + ".conf"));
       Matcher m = Pattern.compile("(?m)^ARCH=(\\S+)").matcher(conf);
       assertTrue(m.find(), arch + ".conf names no ARCH");
       assertEquals(arch, m.group(1), arch + ".conf: ARCH is its file name");
