@@ -66,7 +66,7 @@ final class PieceJoin {
         if (lastSize > 0) {
           stack.push(r, 16, lastSize);
         }
-        lastSize = Blake3Hazmat.canonicalSize(c, n);
+        lastSize = SubtreeGeometry.canonicalSize(c, n);
         words(p.cvs(), 32 * i, r, 16);
         c += lastSize;
         n -= lastSize;
