@@ -90,11 +90,7 @@ public final class Blake3Hazmat {
       this.name = name;
     }
 
-    /**
-     * The plain hash, as {@link Blake3#hash(byte[])}.
-     *
-     * @return the mode
-     */
+    /** {@return the plain hash, as {@link Blake3#hash(byte[])}} */
     public static Mode hash() {
       return HASH;
     }
@@ -260,9 +256,7 @@ public final class Blake3Hazmat {
    * @return a new reader at output position 0
    */
   public static Blake3OutputReader mergeSubtreesRootXof(byte[] leftCv, byte[] rightCv, Mode mode) {
-    int[] block = ChainingValues.parentBlock(leftCv, rightCv, mode);
-    return new Blake3OutputReader(Engine.kernel(),
-        new OutputNode(mode.key.clone(), block, Spec.BLOCK_LEN, mode.flags | Spec.PARENT));
+    return ChainingValues.rootOutput(leftCv, rightCv, mode);
   }
 
   // ---- Pieces ---------------------------------------------------------------------------
@@ -369,38 +363,22 @@ public final class Blake3Hazmat {
       return soleChunk;
     }
 
-    /**
-     * The byte offset of the piece in the whole input.
-     *
-     * @return the offset in bytes
-     */
+    /** {@return the byte offset of the piece in the whole input} */
     public long offset() {
       return offset;
     }
 
-    /**
-     * The piece's length in bytes.
-     *
-     * @return the length in bytes
-     */
+    /** {@return the piece's length in bytes} */
     public long length() {
       return length;
     }
 
-    /**
-     * How many chaining values the piece carries.
-     *
-     * @return the number of 32-byte chaining values
-     */
+    /** {@return how many 32-byte chaining values the piece carries} */
     public int chainingValueCount() {
       return cvs.length / CHAINING_VALUE_LEN;
     }
 
-    /**
-     * The piece as bytes, for any transport; {@link #fromByteArray} reads them back.
-     *
-     * @return a new array
-     */
+    /** {@return the piece as a new array of bytes, for any transport} {@link #fromByteArray} reads it back. */
     public byte[] toByteArray() {
       return PieceCodec.toBytes(this);
     }
@@ -509,20 +487,12 @@ public final class Blake3Hazmat {
       }
     }
 
-    /**
-     * Where the range starts in the whole input.
-     *
-     * @return the byte offset
-     */
+    /** {@return the byte offset where the range starts in the whole input} */
     public long inputOffset() {
       return inputOffset;
     }
 
-    /**
-     * Bytes added so far.
-     *
-     * @return the number of bytes
-     */
+    /** {@return how many bytes were added so far} */
     public long length() {
       return state.length();
     }
@@ -544,11 +514,7 @@ public final class Blake3Hazmat {
       return ChainingValues.fold(state.subtreeCvs(), mode);
     }
 
-    /**
-     * The range added so far as a {@link Piece}, for {@link #rootHash(Collection, Mode)}.
-     *
-     * @return the piece
-     */
+    /** {@return the range added so far as a {@link Piece}, for {@link #rootHash(Collection, Mode)}} */
     public Piece piece() {
       int[] words = state.subtreeCvs();
       return new Piece(inputOffset, state.length(), mode.flags, ChainingValues.bytes(words, words.length),

@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * The chaining-value arithmetic of {@link Blake3Hazmat}: a subtree's value from its canonical
- * parts, a parent's from its two children, and the values' 32-byte form.
+ * parts, a parent's (or the root's output) from its two children, and the values' 32-byte form.
  */
 final class ChainingValues {
   private ChainingValues() {}
@@ -28,8 +28,15 @@ final class ChainingValues {
     return bytes(cv, 8);
   }
 
+  /** The root's output from its two children, at position 0. */
+  static Blake3OutputReader rootOutput(byte[] leftCv, byte[] rightCv, Mode mode) {
+    int[] block = parentBlock(leftCv, rightCv, mode);
+    return new Blake3OutputReader(Engine.kernel(),
+        new OutputNode(mode.key.clone(), block, Spec.BLOCK_LEN, mode.flags | Spec.PARENT));
+  }
+
   /** The block of a parent node: the two children's values, checked to be 32 bytes each. */
-  static int[] parentBlock(byte[] leftCv, byte[] rightCv, Mode mode) {
+  private static int[] parentBlock(byte[] leftCv, byte[] rightCv, Mode mode) {
     Objects.requireNonNull(mode, "mode");
     int[] block = new int[16];
     words(leftCv, "left chaining value", block, 0);

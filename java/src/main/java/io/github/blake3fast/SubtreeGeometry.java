@@ -42,8 +42,8 @@ final class SubtreeGeometry {
 
   /**
    * Chunks in the next canonical subtree of a piece at chunk c with n chunks left: the largest
-   * aligned one, except that a piece at chunk 0 that is a power of two splits in halves (its
-   * whole would be the root, which has no chaining value).
+   * aligned one, except that a piece at chunk 0 that is a power of two splits in halves (it may
+   * be the whole input, whose root has no chaining value to give).
    */
   static long canonicalSize(long c, long n) {
     return isWholeRoot(c, n) ? n / 2 : Spec.subtreeChunks(c, n);
