@@ -34,6 +34,12 @@ typedef void (*vec_hash_fn)(const blake3_kernel *k, const uint8_t *in, size_t le
 typedef void (*vec_report_fn)(int ok, const char *what, size_t input_len, uint64_t seek,
                               size_t out_len);
 
+/* The library's one-shot through kernel k, as a vec_hash_fn. */
+static void vec_oneshot(const blake3_kernel *k, const uint8_t *in, size_t len, const uint32_t key[8],
+                        uint8_t flags, uint64_t seek, uint8_t *out, size_t out_len) {
+  blake3_hash_oneshot(k, in, len, key, flags, seek, out, out_len);
+}
+
 /* The vectors' input: byte i is i % 251. */
 static const uint8_t *vec_input(void) {
   static uint8_t input[VEC_MAX_INPUT];

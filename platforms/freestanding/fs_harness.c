@@ -21,8 +21,8 @@
  *
  * Build (see platforms/build-all.sh): every source with -ffreestanding -fno-stack-protector
  * -static -nostdlib, this file plus native/src/blake3_{portable,dispatch,tree}.c and the ISA
- * files with their flags, native/test on the include path. Architectures: loongarch64 (the one that needs it), and
- * aarch64/riscv64/x86_64 syscall stubs for trying it elsewhere.
+ * files with their flags, native/test on the include path. Architectures: loongarch64 (the one
+ * that needs it), and aarch64/riscv64/x86_64 syscall stubs for trying it elsewhere.
  */
 #include "blake3_impl.h"
 #include "vector_check.h"
@@ -206,11 +206,6 @@ static void fs_fill_random(uint8_t *p, size_t n) {
 
 static uint8_t fs_random[64 * 1024 + 17];
 
-static void fs_oneshot(const blake3_kernel *k, const uint8_t *in, size_t len, const uint32_t key[8],
-                       uint8_t flags, uint64_t seek, uint8_t *out, size_t out_len) {
-  blake3_hash_oneshot(k, in, len, key, flags, seek, out, out_len);
-}
-
 static void fs_vector_report(int ok, const char *what, size_t len, uint64_t seek, size_t out_len) {
   fs_check(ok, what, len, (unsigned long)seek, out_len); /* "<mode> <input len> <seek> <out len>" */
 }
@@ -301,7 +296,7 @@ __attribute__((used)) void fs_start(unsigned long *sp) {
     }
     unsigned long before = fs_failed;
     for (size_t c = 0; c < sizeof fs_vec_cases / sizeof fs_vec_cases[0]; c++)
-      vec_check_case(k, fs_oneshot, &fs_vec_cases[c], fs_vector_report);
+      vec_check_case(k, vec_oneshot, &fs_vec_cases[c], fs_vector_report);
     if (k != portable) fs_check_against(k, portable);
     fs_puts(k->name);
     fs_puts(fs_failed == before ? ": ok\n" : ": FAILED\n");
