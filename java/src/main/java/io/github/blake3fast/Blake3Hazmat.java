@@ -186,7 +186,9 @@ public final class Blake3Hazmat {
     Checks.range(input, offset, length);
     Objects.requireNonNull(mode, "mode");
     SubtreeGeometry.checkSubtree(inputOffset, length);
-    return newSubtreeHasher(inputOffset, mode).update(input, offset, length).chainingValue();
+    TreeState s = newState(inputOffset, mode);
+    s.update(input, offset, length);
+    return ChainingValues.fold(s.subtreeCvs(), mode);
   }
 
   /**
@@ -201,7 +203,9 @@ public final class Blake3Hazmat {
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(mode, "mode");
     SubtreeGeometry.checkSubtree(inputOffset, input.remaining());
-    return newSubtreeHasher(inputOffset, mode).update(input).chainingValue();
+    TreeState s = newState(inputOffset, mode);
+    s.update(input);
+    return ChainingValues.fold(s.subtreeCvs(), mode);
   }
 
   /**
@@ -214,8 +218,11 @@ public final class Blake3Hazmat {
   public static SubtreeHasher newSubtreeHasher(long inputOffset, Mode mode) {
     SubtreeGeometry.checkOffset(inputOffset);
     Objects.requireNonNull(mode, "mode");
-    return new SubtreeHasher(new TreeState(Engine.kernel(), mode.key, mode.flags, inputOffset / CHUNK_LEN),
-        inputOffset, mode);
+    return new SubtreeHasher(newState(inputOffset, mode), inputOffset, mode);
+  }
+
+  private static TreeState newState(long inputOffset, Mode mode) {
+    return new TreeState(Engine.kernel(), mode.key, mode.flags, inputOffset / CHUNK_LEN);
   }
 
   /**
