@@ -49,8 +49,13 @@ final class ChainingValues {
     if (cv.length != Spec.OUT_LEN) {
       throw new IllegalArgumentException(what + " must be " + Spec.OUT_LEN + " bytes, not " + cv.length);
     }
+    words(cv, 0, out, outOff);
+  }
+
+  /** The 8 words of the value at {@code cvs[off, off + 32)}. */
+  static void words(byte[] cvs, int off, int[] out, int outOff) {
     for (int i = 0; i < 8; i++) {
-      out[outOff + i] = Compress.word(cv, 4 * i);
+      out[outOff + i] = Compress.word(cvs, off + 4 * i);
     }
   }
 

@@ -67,7 +67,7 @@ final class PieceJoin {
           stack.push(r, 16, lastSize);
         }
         lastSize = SubtreeGeometry.canonicalSize(c, n);
-        words(p.cvs(), 32 * i, r, 16);
+        ChainingValues.words(p.cvs(), 32 * i, r, 16);
         c += lastSize;
         n -= lastSize;
       }
@@ -88,11 +88,5 @@ final class PieceJoin {
       }
     }
     return false;
-  }
-
-  private static void words(byte[] cvs, int off, int[] out, int outOff) {
-    for (int i = 0; i < 8; i++) {
-      out[outOff + i] = Compress.word(cvs, off + 4 * i);
-    }
   }
 }
