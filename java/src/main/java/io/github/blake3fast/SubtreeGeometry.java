@@ -46,15 +46,15 @@ final class SubtreeGeometry {
    * be the whole input, whose root has no chaining value to give).
    */
   static long canonicalSize(long c, long n) {
-    return isWholeRoot(c, n) ? n / 2 : Spec.subtreeChunks(c, n);
+    return mayBeWholeInput(c, n) ? n / 2 : Spec.subtreeChunks(c, n);
   }
 
   /** How many canonical subtrees a piece at chunk c with n chunks has: see {@link #canonicalSize}. */
   static int canonicalCount(long c, long n) {
-    return isWholeRoot(c, n) ? 2 : Spec.subtreeCount(c, n);
+    return mayBeWholeInput(c, n) ? 2 : Spec.subtreeCount(c, n);
   }
 
-  private static boolean isWholeRoot(long c, long n) {
+  private static boolean mayBeWholeInput(long c, long n) {
     return c == 0 && n > 1 && Long.bitCount(n) == 1;
   }
 }
