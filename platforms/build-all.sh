@@ -64,7 +64,7 @@ build_freestanding() {
   "$fs/gen-vectors.sh" "$vectors_json" >"$out/fs_vectors.h"
   local cc=(clang-19 --target=loongarch64-linux-gnu "--sysroot=$B3_LOONG_SYSROOT"
     -O2 -ffreestanding -fno-stack-protector -fno-pic -fno-asynchronous-unwind-tables
-    -Wall -Wextra -I"$src" -I"$out")
+    -Wall -Wextra -I"$src" -I"$B3_ROOT/native/test" -I"$out")
   local defs=() objs=() libgcc
   if [ -f "$src/blake3_lsx.c" ]; then
     "${cc[@]}" -mlsx -c "$src/blake3_lsx.c" -o "$out/lsx.o"

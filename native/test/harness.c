@@ -5,7 +5,8 @@
  *   blake3_harness [--vectors PATH] [--extra PATH] [--seed N] [--quick]
  *
  * --vectors: the flat test_vectors.txt ("len hash keyed derive" per line, '#' comments);
- * without it, the first 32 bytes of five official vectors built in here are checked.
+ * without it, the first 32 bytes of five official vectors built in here are checked. Each is
+ * checked by vector_check.h, which the freestanding harness (platforms/freestanding) shares.
  * --extra: test-vectors/extra_vectors.json (output windows at 64-bit offsets).
  *
  * BLAKE3_ISA=<name> caps the kernels tested (e.g. sse41 tests portable, sse2, sse41).
@@ -19,13 +20,11 @@
 
 #include "blake3_impl.h"
 #include "ref.h"
+#include "vector_check.h"
 
 #define DEFAULT_SEED 0xB1A4E3F00DULL
 #define BIG (1u << 20)          /* random input pool */
 #define MAX_REPORTED_FAILURES 40
-
-static const char *const VECTOR_KEY = "whats the Elvish word for friend";
-static const char *const VECTOR_CONTEXT = "BLAKE3 2019-12-27 16:29:52 test vectors context";
 
 static long g_pass, g_fail, g_sec_pass, g_sec_fail;
 static const char *g_kname = "?";
@@ -96,15 +95,6 @@ static int all_equal(const uint8_t *p, size_t n, uint8_t v) {
   for (size_t i = 0; i < n; i++)
     if (p[i] != v) return 0;
   return 1;
-}
-
-static void to_hex(const uint8_t *p, size_t n, char *out) {
-  static const char digits[] = "0123456789abcdef";
-  for (size_t i = 0; i < n; i++) {
-    out[2 * i] = digits[p[i] >> 4];
-    out[2 * i + 1] = digits[p[i] & 15];
-  }
-  out[2 * n] = '\0';
 }
 
 /* BIG + POOL_SLACK bytes of noise: inputs start up to 4095 bytes in and oneshot lengths reach
@@ -344,15 +334,6 @@ static void test_root_output(const blake3_kernel *k, const blake3_kernel *p) {
 
 /* ---- official vectors -------------------------------------------------------------------- */
 
-typedef void (*hash_fn)(const blake3_kernel *k, const uint8_t *in, size_t len,
-                        const uint32_t key[8], uint8_t flags, uint64_t seek, uint8_t *out,
-                        size_t out_len);
-
-static void lib_hash(const blake3_kernel *k, const uint8_t *in, size_t len, const uint32_t key[8],
-                     uint8_t flags, uint64_t seek, uint8_t *out, size_t out_len) {
-  blake3_hash_oneshot(k, in, len, key, flags, seek, out, out_len);
-}
-
 static void ref_hash_fn(const blake3_kernel *k, const uint8_t *in, size_t len,
                         const uint32_t key[8], uint8_t flags, uint64_t seek, uint8_t *out,
                         size_t out_len) {
@@ -360,49 +341,12 @@ static void ref_hash_fn(const blake3_kernel *k, const uint8_t *in, size_t len,
   ref_hash(in, len, key, flags, seek, out, out_len);
 }
 
-/* Checks one vector line: the three modes, each at its full length and at 32 bytes. */
-static void vector_case(const blake3_kernel *k, hash_fn h, size_t len,
-                        const char *const hex[3]) {
-  static uint8_t input[1 << 18];
-  static int filled;
-  if (!filled) {
-    for (size_t i = 0; i < sizeof input; i++) input[i] = (uint8_t)(i % 251);
-    filled = 1;
-  }
-  if (len > sizeof input) {
-    check(0, "vector len=%zu is longer than this harness supports", len);
-    return;
-  }
-  uint32_t key[8], ctx_key[8];
-  uint8_t ctx_key_bytes[32];
-  ref_key_words((const uint8_t *)VECTOR_KEY, key);
-  h(k, (const uint8_t *)VECTOR_CONTEXT, strlen(VECTOR_CONTEXT), blake3_iv, DERIVE_KEY_CONTEXT,
-    0, ctx_key_bytes, 32);
-  ref_key_words(ctx_key_bytes, ctx_key);
-  static const char *const names[3] = {"hash", "keyed_hash", "derive_key"};
-  const uint32_t *keys[3] = {blake3_iv, key, ctx_key};
-  const uint8_t flags[3] = {0, KEYED_HASH, DERIVE_KEY_MATERIAL};
-  for (int m = 0; m < 3; m++) {
-    size_t out_len = strlen(hex[m]) / 2;
-    uint8_t out[1024], out32[32];
-    char got[2049];
-    if (out_len > sizeof out) out_len = sizeof out;
-    h(k, input, len, keys[m], flags[m], 0, out, out_len);
-    to_hex(out, out_len, got);
-    int ok = strncmp(got, hex[m], 2 * out_len) == 0;
-    if (out_len >= 32) {
-      h(k, input, len, keys[m], flags[m], 0, out32, 32);
-      ok &= memcmp(out32, out, 32) == 0;
-    }
-    check(ok, "vector %s len=%zu: got %.64s...", names[m], len, got);
-  }
+static void vector_report(int ok, const char *what, size_t len, uint64_t seek, size_t out_len) {
+  check(ok, "vector %s len=%zu seek=%" PRIu64 " out_len=%zu", what, len, seek, out_len);
 }
 
 /* First 32 bytes of a few official vectors, used when no --vectors file is given. */
-static const struct {
-  size_t len;
-  const char *hex[3];
-} BUILTIN[] = {
+static const struct vec_case BUILTIN[] = {
     {0,
      {"af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262",
       "92b2b75604ed3c761f9d6f62392c8a9227ad0ea3f09573e783f1498a4ed60d26",
@@ -426,12 +370,12 @@ static const struct {
 };
 
 /* Returns the number of vector lines checked, or -1 if the file cannot be read. */
-static long test_vectors(const blake3_kernel *k, hash_fn h, const char *path) {
+static long test_vectors(const blake3_kernel *k, vec_hash_fn h, const char *path) {
   section_begin();
   long lines = 0;
   if (path == NULL) {
     for (size_t i = 0; i < sizeof BUILTIN / sizeof BUILTIN[0]; i++, lines++)
-      vector_case(k, h, BUILTIN[i].len, BUILTIN[i].hex);
+      vec_check_case(k, h, &BUILTIN[i], vector_report);
     section_end("vectors (built-in)");
     return lines;
   }
@@ -452,11 +396,8 @@ static long test_vectors(const blake3_kernel *k, hash_fn h, const char *path) {
       check(0, "bad vectors line: %.60s", s);
       continue;
     }
-    const char *hex[3] = {a, b, c};
-    for (int m = 0; m < 3; m++) /* accept upper-case hex */
-      for (char *q = (char *)hex[m]; *q; q++)
-        if (*q >= 'A' && *q <= 'F') *q = (char)(*q - 'A' + 'a');
-    vector_case(k, h, (size_t)len, hex);
+    const struct vec_case v = {(size_t)len, {a, b, c}};
+    vec_check_case(k, h, &v, vector_report);
     lines++;
   }
   fclose(f);
@@ -525,7 +466,7 @@ static char *read_file(const char *path, size_t *len) {
 }
 
 /* Each case: mode, input_len, optional key/context, offset, output (hex of the window). */
-static void test_extra(const blake3_kernel *k, hash_fn h, const char *path) {
+static void test_extra(const blake3_kernel *k, vec_hash_fn h, const char *path) {
   section_begin();
   size_t flen = 0;
   char *text = read_file(path, &flen);
@@ -534,9 +475,8 @@ static void test_extra(const blake3_kernel *k, hash_fn h, const char *path) {
     section_end("extra vectors");
     return;
   }
-  static uint8_t input[1 << 18], got[1 << 15];
-  static char hexbuf[(1 << 16) + 1], gothex[(1 << 16) + 1];
-  for (size_t i = 0; i < sizeof input; i++) input[i] = (uint8_t)(i % 251);
+  static uint8_t got[1 << 15];
+  static char hexbuf[(1 << 16) + 1];
   const char *cases = strstr(text, "\"cases\"");
   const char *p = cases ? strchr(cases, '[') : NULL;
   const char *end = text + flen;
@@ -550,7 +490,7 @@ static void test_extra(const blake3_kernel *k, hash_fn h, const char *path) {
     uint64_t len = 0, offset = 0;
     if (!json_string(o, c, "mode", mode, sizeof mode) || !json_u64(o, c, "input_len", &len) ||
         !json_u64(o, c, "offset", &offset) ||
-        !json_string(o, c, "output", hexbuf, sizeof hexbuf) || len > sizeof input) {
+        !json_string(o, c, "output", hexbuf, sizeof hexbuf) || len > VEC_MAX_INPUT) {
       check(0, "extra vectors: cannot parse case %ld", n);
       p = c + 1;
       continue;
@@ -566,12 +506,8 @@ static void test_extra(const blake3_kernel *k, hash_fn h, const char *path) {
       if (ok) ref_key_words((const uint8_t *)key, kw);
       flags = KEYED_HASH;
     } else if (strcmp(mode, "derive_key") == 0) {
-      uint8_t ck[32];
       ok = json_string(o, c, "context", ctx, sizeof ctx);
-      if (ok) {
-        h(k, (const uint8_t *)ctx, strlen(ctx), blake3_iv, DERIVE_KEY_CONTEXT, 0, ck, 32);
-        ref_key_words(ck, kw);
-      }
+      if (ok) vec_context_key(k, h, ctx, kw);
       flags = DERIVE_KEY_MATERIAL;
     } else {
       ok = 0;
@@ -579,10 +515,9 @@ static void test_extra(const blake3_kernel *k, hash_fn h, const char *path) {
     if (!ok || out_len > sizeof got) {
       check(0, "extra vectors: bad case %ld (mode %s)", n, mode);
     } else {
-      h(k, input, (size_t)len, kw, flags, offset, got, out_len);
-      to_hex(got, out_len, gothex);
-      check(strcmp(gothex, hexbuf) == 0, "extra %s len=%" PRIu64 " offset=%" PRIu64 " out=%zu",
-            mode, len, offset, out_len);
+      h(k, vec_input(), (size_t)len, kw, flags, offset, got, out_len);
+      check(vec_matches_hex(got, out_len, hexbuf, 0),
+            "extra %s len=%" PRIu64 " offset=%" PRIu64 " out=%zu", mode, len, offset, out_len);
     }
     n++;
     p = c + 1;
@@ -663,7 +598,11 @@ int main(int argc, char **argv) {
   for (int i = 0; i < BLAKE3_ISA_COUNT; i++) {
     if (!(supported & (1u << i)) || i > (int)best->isa) continue;
     const blake3_kernel *k = blake3_kernel_for(i);
-    if (k == NULL || (int)k->isa != i) continue;
+    if (k == NULL || (int)k->isa != i) {
+      g_kname = "dispatch";
+      check(0, "blake3_kernel_for(%d) did not return that supported ISA", i);
+      continue;
+    }
     g_kname = k->name;
     printf("kernel %s (degree %zu)\n", k->name, k->degree);
     g_rng = seed; /* the same cases for every kernel */
@@ -673,8 +612,8 @@ int main(int argc, char **argv) {
     test_subtrees(k);
     test_oneshot(k);
     test_root_output(k, portable);
-    test_vectors(k, lib_hash, vectors);
-    if (extra != NULL) test_extra(k, lib_hash, extra);
+    test_vectors(k, vec_oneshot, vectors);
+    if (extra != NULL) test_extra(k, vec_oneshot, extra);
   }
   free(pool);
   printf("%ld passed, %ld failed\n", g_pass, g_fail);

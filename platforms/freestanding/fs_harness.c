@@ -9,9 +9,10 @@
  * portable kernel can be tested on exactly such a CPU.
  *
  * What it checks, for every ISA that blake3_supported_isas() reports:
- *   - the official test vectors (hash, keyed_hash, derive_key; all 131 output bytes, the
- *     default 32-byte length, and output read from several seek positions), embedded at build
- *     time from test-vectors/test_vectors.json into fs_vectors.h by platforms/build-all.sh;
+ *   - the official test vectors, as native/test/vector_check.h checks them for the C harness
+ *     too (every mode; all 131 output bytes, the default 32, and windows from several seek
+ *     positions), embedded at build time from test-vectors/test_vectors.json into fs_vectors.h
+ *     by platforms/build-all.sh;
  *   - hash_many, compress_in_place and compress_xof against the portable kernel on
  *     pseudo-random data (any number of inputs, counters that carry into the high word);
  *   - one-shot hashes of pseudo-random inputs of many lengths against the portable kernel.
@@ -19,11 +20,12 @@
  * supported ISAs, and "N passed, N failed"; it exits 0 only when nothing failed.
  *
  * Build (see platforms/build-all.sh): every source with -ffreestanding -fno-stack-protector
- * -static -nostdlib, this file plus native/src/blake3_{constants,portable,dispatch,tree}.c and
- * the ISA files with their flags. Architectures: loongarch64 (the one that needs it), and
- * aarch64/riscv64/x86_64 syscall stubs for trying it elsewhere.
+ * -static -nostdlib, this file plus native/src/blake3_{portable,dispatch,tree}.c and the ISA
+ * files with their flags, native/test on the include path. Architectures: loongarch64 (the one
+ * that needs it), and aarch64/riscv64/x86_64 syscall stubs for trying it elsewhere.
  */
 #include "blake3_impl.h"
+#include "vector_check.h"
 #include "fs_vectors.h"
 
 /* ---- the bits of a C library the kernel sources use ---------------------------------- */
@@ -148,13 +150,7 @@ static void fs_write(const char *s, size_t n) {
   }
 }
 
-static size_t fs_strlen(const char *s) {
-  size_t n = 0;
-  while (s[n]) n++;
-  return n;
-}
-
-static void fs_puts(const char *s) { fs_write(s, fs_strlen(s)); }
+static void fs_puts(const char *s) { fs_write(s, vec_strlen(s)); }
 
 static void fs_putu(unsigned long v) {
   char buf[24];
@@ -173,40 +169,27 @@ static __attribute__((noreturn)) void fs_exit(int code) {
 /* ---- test helpers -------------------------------------------------------------------- */
 
 static unsigned long fs_passed, fs_failed;
+static const char *fs_kernel = "?";
 
-static void fs_check(int ok, const char *kernel, const char *what, unsigned long a, unsigned long b) {
+/* A failure prints the kernel, what failed and the numbers that what names. */
+static void fs_check(int ok, const char *what, unsigned long a, unsigned long b, unsigned long c) {
   if (ok) {
     fs_passed++;
     return;
   }
   fs_failed++;
   if (fs_failed <= 20) {
+    const unsigned long n[3] = {a, b, c};
     fs_puts("FAIL ");
-    fs_puts(kernel);
+    fs_puts(fs_kernel);
     fs_puts(": ");
     fs_puts(what);
-    fs_puts(" ");
-    fs_putu(a);
-    fs_puts(" ");
-    fs_putu(b);
+    for (int i = 0; i < 3; i++) {
+      fs_puts(" ");
+      fs_putu(n[i]);
+    }
     fs_puts("\n");
   }
-}
-
-static int fs_hexval(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-/* Does out[0..n) equal the bytes hex[2*off .. 2*(off+n)) ? */
-static int fs_matches_hex(const uint8_t *out, size_t n, const char *hex, size_t off) {
-  for (size_t i = 0; i < n; i++) {
-    int hi = fs_hexval(hex[2 * (off + i)]), lo = fs_hexval(hex[2 * (off + i) + 1]);
-    if (hi < 0 || lo < 0 || out[i] != (uint8_t)(hi * 16 + lo)) return 0;
-  }
-  return 1;
 }
 
 static uint64_t fs_rng = 0x9E3779B97F4A7C15ull;
@@ -221,49 +204,10 @@ static void fs_fill_random(uint8_t *p, size_t n) {
   for (size_t i = 0; i < n; i++) p[i] = (uint8_t)(fs_next() >> 56);
 }
 
-#define FS_MAX_INPUT 102400
-#define FS_OUT 131
-static uint8_t fs_input[FS_MAX_INPUT];
 static uint8_t fs_random[64 * 1024 + 17];
 
-static void fs_key_words(const uint8_t bytes[32], uint32_t words[8]) {
-  for (int i = 0; i < 8; i++) words[i] = blake3_load32(bytes + 4 * i);
-}
-
-/* The official vectors through kernel k. */
-static void fs_check_vectors(const blake3_kernel *k) {
-  uint32_t key[8], ctx_key[8];
-  uint8_t out[FS_OUT], ctx_bytes[32];
-  fs_key_words((const uint8_t *)fs_vec_key, key);
-  blake3_hash_oneshot(k, (const uint8_t *)fs_vec_context, fs_strlen(fs_vec_context), blake3_iv,
-                      DERIVE_KEY_CONTEXT, 0, ctx_bytes, 32);
-  fs_key_words(ctx_bytes, ctx_key);
-
-  for (size_t c = 0; c < sizeof(fs_vec_cases) / sizeof(fs_vec_cases[0]); c++) {
-    const struct fs_vec_case *v = &fs_vec_cases[c];
-    static const size_t seeks[] = {1, 31, 32, 63, 64, 65, 100};
-    struct {
-      const char *name;
-      const uint32_t *key;
-      uint8_t flags;
-      const char *hex;
-    } modes[3] = {{"hash", blake3_iv, 0, v->hash},
-                  {"keyed_hash", key, KEYED_HASH, v->keyed_hash},
-                  {"derive_key", ctx_key, DERIVE_KEY_MATERIAL, v->derive_key}};
-    for (int m = 0; m < 3; m++) {
-      blake3_hash_oneshot(k, fs_input, v->input_len, modes[m].key, modes[m].flags, 0, out, FS_OUT);
-      fs_check(fs_matches_hex(out, FS_OUT, modes[m].hex, 0), k->name, modes[m].name,
-               v->input_len, FS_OUT);
-      blake3_hash_oneshot(k, fs_input, v->input_len, modes[m].key, modes[m].flags, 0, out, 32);
-      fs_check(fs_matches_hex(out, 32, modes[m].hex, 0), k->name, modes[m].name, v->input_len, 32);
-      for (size_t s = 0; s < sizeof(seeks) / sizeof(seeks[0]); s++) {
-        size_t n = FS_OUT - seeks[s];
-        blake3_hash_oneshot(k, fs_input, v->input_len, modes[m].key, modes[m].flags, seeks[s], out, n);
-        fs_check(fs_matches_hex(out, n, modes[m].hex, seeks[s]), k->name, "seek", v->input_len,
-                 seeks[s]);
-      }
-    }
-  }
+static void fs_vector_report(int ok, const char *what, size_t len, uint64_t seek, size_t out_len) {
+  fs_check(ok, what, len, (unsigned long)seek, out_len); /* "<mode> <input len> <seek> <out len>" */
 }
 
 /* Kernel k against the portable kernel p, on pseudo-random data. */
@@ -292,8 +236,8 @@ static void fs_check_against(const blake3_kernel *k, const blake3_kernel *p) {
     memset(out_p, 0, sizeof(out_p));
     k->hash_many(inputs, num, blocks, key, counter, inc, flags, fs, fe, out_k);
     p->hash_many(inputs, num, blocks, key, counter, inc, flags, fs, fe, out_p);
-    fs_check(memcmp(out_k, out_p, 32 * num) == 0, k->name, "hash_many (inputs, blocks)", num,
-             blocks);
+    fs_check(memcmp(out_k, out_p, 32 * num) == 0, "hash_many (inputs, blocks, counter)", num, blocks,
+             (unsigned long)counter);
 
     uint32_t cv_k[8], cv_p[8];
     uint8_t xof_k[64], xof_p[64];
@@ -303,17 +247,19 @@ static void fs_check_against(const blake3_kernel *k, const blake3_kernel *p) {
     memcpy(cv_p, key, 32);
     k->compress_in_place(cv_k, fs_random + round, block_len, counter, f);
     p->compress_in_place(cv_p, fs_random + round, block_len, counter, f);
-    fs_check(memcmp(cv_k, cv_p, 32) == 0, k->name, "compress_in_place (len, flags)", block_len, f);
+    fs_check(memcmp(cv_k, cv_p, 32) == 0, "compress_in_place (len, flags, counter)", block_len, f,
+             (unsigned long)counter);
     k->compress_xof(key, fs_random + round, block_len, counter, f, xof_k);
     p->compress_xof(key, fs_random + round, block_len, counter, f, xof_p);
-    fs_check(memcmp(xof_k, xof_p, 64) == 0, k->name, "compress_xof (len, flags)", block_len, f);
+    fs_check(memcmp(xof_k, xof_p, 64) == 0, "compress_xof (len, flags, counter)", block_len, f,
+             (unsigned long)counter);
 
     size_t len = (size_t)(fs_next() % (sizeof(fs_random) - 17));
     if (round < 8) len = (size_t)round * 1024 + (size_t)(fs_next() % 3); /* near chunk edges */
     uint8_t h_k[48], h_p[48];
     blake3_hash_oneshot(k, fs_random + 17, len, key, KEYED_HASH, 0, h_k, sizeof(h_k));
     blake3_hash_oneshot(p, fs_random + 17, len, key, KEYED_HASH, 0, h_p, sizeof(h_p));
-    fs_check(memcmp(h_k, h_p, sizeof(h_k)) == 0, k->name, "one-shot (len)", len, 0);
+    fs_check(memcmp(h_k, h_p, sizeof(h_k)) == 0, "one-shot keyed, 48 bytes (len, -, -)", len, 0, 0);
   }
 }
 
@@ -323,8 +269,6 @@ __attribute__((used)) void fs_start(unsigned long *sp) {
   char **envp = argv + argc + 1;
   while (*envp) envp++;
   fs_auxv = (unsigned long *)(envp + 1);
-
-  for (size_t i = 0; i < FS_MAX_INPUT; i++) fs_input[i] = (uint8_t)(i % 251);
 
   const blake3_kernel *best = blake3_kernel_for(-1);
   const blake3_kernel *portable = blake3_kernel_for(BLAKE3_ISA_PORTABLE);
@@ -345,12 +289,14 @@ __attribute__((used)) void fs_start(unsigned long *sp) {
   for (int i = 0; i < BLAKE3_ISA_COUNT; i++) {
     if (!(isas & (1u << i))) continue;
     const blake3_kernel *k = blake3_kernel_for(i);
+    fs_kernel = k ? k->name : "dispatch";
     if (k == NULL || (int)k->isa != i) {
-      fs_check(0, "dispatch", "kernel_for(isa) did not return that isa", (unsigned long)i, 0);
+      fs_check(0, "kernel_for(isa) did not return that isa (isa, -, -)", (unsigned long)i, 0, 0);
       continue;
     }
     unsigned long before = fs_failed;
-    fs_check_vectors(k);
+    for (size_t c = 0; c < sizeof fs_vec_cases / sizeof fs_vec_cases[0]; c++)
+      vec_check_case(k, vec_oneshot, &fs_vec_cases[c], fs_vector_report);
     if (k != portable) fs_check_against(k, portable);
     fs_puts(k->name);
     fs_puts(fs_failed == before ? ": ok\n" : ": FAILED\n");

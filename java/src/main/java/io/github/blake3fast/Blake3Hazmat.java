@@ -6,7 +6,6 @@ import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Objects;
 
@@ -91,11 +90,7 @@ public final class Blake3Hazmat {
       this.name = name;
     }
 
-    /**
-     * The plain hash, as {@link Blake3#hash(byte[])}.
-     *
-     * @return the mode
-     */
+    /** {@return the plain hash, as {@link Blake3#hash(byte[])}} */
     public static Mode hash() {
       return HASH;
     }
@@ -142,7 +137,7 @@ public final class Blake3Hazmat {
    * @throws IllegalArgumentException if the offset is negative or not a multiple of {@value #CHUNK_LEN}
    */
   public static long maxSubtreeLength(long inputOffset) {
-    checkOffset(inputOffset);
+    SubtreeGeometry.checkOffset(inputOffset);
     return inputOffset == 0 ? Long.MAX_VALUE : Long.lowestOneBit(inputOffset);
   }
 
@@ -155,34 +150,7 @@ public final class Blake3Hazmat {
    * @throws IllegalArgumentException if the length is at most one chunk
    */
   public static long leftSubtreeLength(long subtreeLength) {
-    if (subtreeLength <= CHUNK_LEN) {
-      throw new IllegalArgumentException("a subtree of at most one chunk has no children: " + subtreeLength);
-    }
-    long chunks = (subtreeLength - 1) / CHUNK_LEN + 1;
-    return Long.highestOneBit(chunks - 1) * CHUNK_LEN;
-  }
-
-  private static void checkOffset(long inputOffset) {
-    if (inputOffset < 0) {
-      throw new IllegalArgumentException("input offset must not be negative: " + inputOffset);
-    }
-    if (inputOffset % CHUNK_LEN != 0) {
-      throw new IllegalArgumentException("input offset " + inputOffset + " is not on a chunk boundary (a multiple of "
-          + CHUNK_LEN + "); the nearest are " + inputOffset / CHUNK_LEN * CHUNK_LEN + " and "
-          + (inputOffset / CHUNK_LEN + 1) * CHUNK_LEN);
-    }
-  }
-
-  private static void checkSubtree(long inputOffset, long length) {
-    checkOffset(inputOffset);
-    if (length <= 0) {
-      throw new IllegalArgumentException("a subtree has at least one byte: " + length);
-    }
-    if (inputOffset != 0 && length > Long.lowestOneBit(inputOffset)) {
-      throw new IllegalArgumentException("a subtree at offset " + inputOffset + " is at most "
-          + Long.lowestOneBit(inputOffset) + " bytes long (maxSubtreeLength), not " + length
-          + "; hash this range as a piece (hashPiece) or split it");
-    }
+    return SubtreeGeometry.leftChild(subtreeLength);
   }
 
   // ---- Subtrees -------------------------------------------------------------------------
@@ -217,10 +185,10 @@ public final class Blake3Hazmat {
   public static byte[] hashSubtree(byte[] input, int offset, int length, long inputOffset, Mode mode) {
     Checks.range(input, offset, length);
     Objects.requireNonNull(mode, "mode");
-    checkSubtree(inputOffset, length);
+    SubtreeGeometry.checkSubtree(inputOffset, length);
     TreeState s = newState(inputOffset, mode);
     s.update(input, offset, length);
-    return fold(s.subtreeCvs(), mode);
+    return ChainingValues.fold(s.subtreeCvs(), mode);
   }
 
   /**
@@ -234,10 +202,10 @@ public final class Blake3Hazmat {
   public static byte[] hashSubtree(ByteBuffer input, long inputOffset, Mode mode) {
     Objects.requireNonNull(input, "input");
     Objects.requireNonNull(mode, "mode");
-    checkSubtree(inputOffset, input.remaining());
+    SubtreeGeometry.checkSubtree(inputOffset, input.remaining());
     TreeState s = newState(inputOffset, mode);
     s.update(input);
-    return fold(s.subtreeCvs(), mode);
+    return ChainingValues.fold(s.subtreeCvs(), mode);
   }
 
   /**
@@ -248,23 +216,13 @@ public final class Blake3Hazmat {
    * @return a new hasher with no input
    */
   public static SubtreeHasher newSubtreeHasher(long inputOffset, Mode mode) {
-    checkOffset(inputOffset);
+    SubtreeGeometry.checkOffset(inputOffset);
     Objects.requireNonNull(mode, "mode");
     return new SubtreeHasher(newState(inputOffset, mode), inputOffset, mode);
   }
 
   private static TreeState newState(long inputOffset, Mode mode) {
     return new TreeState(Engine.kernel(), mode.key, mode.flags, inputOffset / CHUNK_LEN);
-  }
-
-  /** The value of a subtree given as its canonical parts: folded from the right (they shrink). */
-  private static byte[] fold(int[] cvs, Mode mode) {
-    int d = cvs.length / 8;
-    for (int i = d - 1; i > 0; i--) {
-      int at = 8 * (i - 1);
-      Compress.compressWords(mode.key, 0, cvs, at, 0, Spec.BLOCK_LEN, mode.flags | Spec.PARENT, cvs, at, false);
-    }
-    return toBytes(cvs, 0);
   }
 
   /**
@@ -279,10 +237,7 @@ public final class Blake3Hazmat {
    * @return the parent's 32-byte chaining value
    */
   public static byte[] mergeSubtrees(byte[] leftCv, byte[] rightCv, Mode mode) {
-    int[] block = parentBlock(leftCv, rightCv, mode);
-    int[] cv = new int[8];
-    Compress.compressWords(mode.key, 0, block, 0, 0, Spec.BLOCK_LEN, mode.flags | Spec.PARENT, cv, 0, false);
-    return toBytes(cv, 0);
+    return ChainingValues.parent(leftCv, rightCv, mode, false);
   }
 
   /**
@@ -296,11 +251,7 @@ public final class Blake3Hazmat {
    * @return the 32-byte hash of the whole input
    */
   public static byte[] mergeSubtreesRoot(byte[] leftCv, byte[] rightCv, Mode mode) {
-    int[] block = parentBlock(leftCv, rightCv, mode);
-    int[] cv = new int[8];
-    Compress.compressWords(mode.key, 0, block, 0, 0, Spec.BLOCK_LEN, mode.flags | Spec.PARENT | Spec.ROOT, cv, 0,
-        false);
-    return toBytes(cv, 0);
+    return ChainingValues.parent(leftCv, rightCv, mode, true);
   }
 
   /**
@@ -312,35 +263,7 @@ public final class Blake3Hazmat {
    * @return a new reader at output position 0
    */
   public static Blake3OutputReader mergeSubtreesRootXof(byte[] leftCv, byte[] rightCv, Mode mode) {
-    int[] block = parentBlock(leftCv, rightCv, mode);
-    return new Blake3OutputReader(Engine.kernel(),
-        new OutputNode(mode.key.clone(), block, Spec.BLOCK_LEN, mode.flags | Spec.PARENT));
-  }
-
-  private static int[] parentBlock(byte[] leftCv, byte[] rightCv, Mode mode) {
-    Objects.requireNonNull(mode, "mode");
-    int[] block = new int[16];
-    words(leftCv, "left chaining value", block, 0);
-    words(rightCv, "right chaining value", block, 8);
-    return block;
-  }
-
-  private static void words(byte[] cv, String what, int[] out, int outOff) {
-    Objects.requireNonNull(cv, what);
-    if (cv.length != CHAINING_VALUE_LEN) {
-      throw new IllegalArgumentException(what + " must be " + CHAINING_VALUE_LEN + " bytes, not " + cv.length);
-    }
-    for (int i = 0; i < 8; i++) {
-      out[outOff + i] = Compress.word(cv, 4 * i);
-    }
-  }
-
-  private static byte[] toBytes(int[] words, int off) {
-    byte[] out = new byte[CHAINING_VALUE_LEN];
-    for (int i = 0; i < 8; i++) {
-      Compress.putWord(out, 4 * i, words[off + i]);
-    }
-    return out;
+    return ChainingValues.rootOutput(leftCv, rightCv, mode);
   }
 
   // ---- Pieces ---------------------------------------------------------------------------
@@ -407,22 +330,6 @@ public final class Blake3Hazmat {
   }
 
   /**
-   * Chunks in the next canonical subtree of a piece at chunk c with n chunks left: the largest
-   * aligned one, except that a piece at chunk 0 that is a power of two splits in halves.
-   */
-  static long canonicalSize(long c, long n) {
-    if (c == 0 && n > 1 && Long.bitCount(n) == 1) {
-      return n / 2;
-    }
-    return Spec.subtreeChunks(c, n);
-  }
-
-  /** How many canonical subtrees a piece at chunk c with n chunks has: see {@link #canonicalSize}. */
-  static int canonicalCount(long c, long n) {
-    return c == 0 && n > 1 && Long.bitCount(n) == 1 ? 2 : Spec.subtreeCount(c, n);
-  }
-
-  /**
    * A hashed piece of the input: its byte offset and length, and the chaining values of the
    * aligned subtrees it consists of (at most two per bit of its length). Immutable and
    * serializable; a piece of at most one chunk at offset 0 also carries its bytes, because such
@@ -463,38 +370,22 @@ public final class Blake3Hazmat {
       return soleChunk;
     }
 
-    /**
-     * The byte offset of the piece in the whole input.
-     *
-     * @return the offset in bytes
-     */
+    /** {@return the byte offset of the piece in the whole input} */
     public long offset() {
       return offset;
     }
 
-    /**
-     * The piece's length in bytes.
-     *
-     * @return the length in bytes
-     */
+    /** {@return the piece's length in bytes} */
     public long length() {
       return length;
     }
 
-    /**
-     * How many chaining values the piece carries.
-     *
-     * @return the number of 32-byte chaining values
-     */
+    /** {@return how many 32-byte chaining values the piece carries} */
     public int chainingValueCount() {
       return cvs.length / CHAINING_VALUE_LEN;
     }
 
-    /**
-     * The piece as bytes, for any transport; {@link #fromByteArray} reads them back.
-     *
-     * @return a new array
-     */
+    /** {@return the piece as a new array of bytes, for any transport} {@link #fromByteArray} reads it back. */
     public byte[] toByteArray() {
       return PieceCodec.toBytes(this);
     }
@@ -520,13 +411,7 @@ public final class Blake3Hazmat {
      */
     private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
       in.defaultReadObject();
-      try {
-        PieceCodec.check(this);
-      } catch (IllegalArgumentException e) {
-        InvalidObjectException x = new InvalidObjectException(e.getMessage());
-        x.initCause(e);
-        throw x;
-      }
+      PieceCodec.checkDeserialized(this);
     }
 
     @Override
@@ -609,20 +494,12 @@ public final class Blake3Hazmat {
       }
     }
 
-    /**
-     * Where the range starts in the whole input.
-     *
-     * @return the byte offset
-     */
+    /** {@return the byte offset where the range starts in the whole input} */
     public long inputOffset() {
       return inputOffset;
     }
 
-    /**
-     * Bytes added so far.
-     *
-     * @return the number of bytes
-     */
+    /** {@return how many bytes were added so far} */
     public long length() {
       return state.length();
     }
@@ -637,25 +514,18 @@ public final class Blake3Hazmat {
     public byte[] chainingValue() {
       long len = state.length();
       try {
-        checkSubtree(inputOffset, len);
+        SubtreeGeometry.checkSubtree(inputOffset, len);
       } catch (IllegalArgumentException e) {
         throw new IllegalStateException(e.getMessage() + " (bytes added: " + len + ")", e);
       }
-      return fold(state.subtreeCvs(), mode);
+      return ChainingValues.fold(state.subtreeCvs(), mode);
     }
 
-    /**
-     * The range added so far as a {@link Piece}, for {@link #rootHash(Collection, Mode)}.
-     *
-     * @return the piece
-     */
+    /** {@return the range added so far as a {@link Piece}, for {@link #rootHash(Collection, Mode)}} */
     public Piece piece() {
       int[] words = state.subtreeCvs();
-      byte[] cvs = new byte[4 * words.length];
-      for (int i = 0; i < words.length; i++) {
-        Compress.putWord(cvs, 4 * i, words[i]);
-      }
-      return new Piece(inputOffset, state.length(), mode.flags, cvs, state.soleChunk());
+      return new Piece(inputOffset, state.length(), mode.flags, ChainingValues.bytes(words, words.length),
+          state.soleChunk());
     }
 
     /**

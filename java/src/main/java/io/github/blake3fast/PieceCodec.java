@@ -1,6 +1,7 @@
 package io.github.blake3fast;
 
 import io.github.blake3fast.Blake3Hazmat.Piece;
+import java.io.InvalidObjectException;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 
@@ -61,6 +62,17 @@ final class PieceCodec {
     return length;
   }
 
+  /** As {@link #check}, with the exception Java deserialization expects. */
+  static void checkDeserialized(Piece p) throws InvalidObjectException {
+    try {
+      check(p);
+    } catch (IllegalArgumentException e) {
+      InvalidObjectException x = new InvalidObjectException(e.getMessage());
+      x.initCause(e);
+      throw x;
+    }
+  }
+
   /** Checks that the fields are those of a piece. */
   static Piece check(Piece p) {
     long offset = p.offset();
@@ -74,7 +86,7 @@ final class PieceCodec {
     if (flags != 0 && flags != Spec.KEYED_HASH && flags != Spec.DERIVE_KEY_MATERIAL) {
       throw new IllegalArgumentException("not a valid piece mode: " + flags);
     }
-    int count = Blake3Hazmat.canonicalCount(offset / Spec.CHUNK_LEN, (length + Spec.CHUNK_LEN - 1) / Spec.CHUNK_LEN);
+    int count = SubtreeGeometry.canonicalCount(offset / Spec.CHUNK_LEN, (length + Spec.CHUNK_LEN - 1) / Spec.CHUNK_LEN);
     if (cvs == null || cvs.length != Spec.OUT_LEN * count) {
       throw new IllegalArgumentException("a piece of " + length + " bytes at " + offset + " has " + count
           + " chaining values");

@@ -66,8 +66,8 @@ final class PieceJoin {
         if (lastSize > 0) {
           stack.push(r, 16, lastSize);
         }
-        lastSize = Blake3Hazmat.canonicalSize(c, n);
-        words(p.cvs(), 32 * i, r, 16);
+        lastSize = SubtreeGeometry.canonicalSize(c, n);
+        ChainingValues.words(p.cvs(), 32 * i, r, 16);
         c += lastSize;
         n -= lastSize;
       }
@@ -88,11 +88,5 @@ final class PieceJoin {
       }
     }
     return false;
-  }
-
-  private static void words(byte[] cvs, int off, int[] out, int outOff) {
-    for (int i = 0; i < 8; i++) {
-      out[outOff + i] = Compress.word(cvs, off + 4 * i);
-    }
   }
 }
