@@ -31,6 +31,11 @@ mkdir -p "$results"
 results=$(cd "$results" && pwd)
 [ "$(uname -m)" = x86_64 ] || { echo "anchor.sh: the official assembly is x86-64 only" >&2; exit 2; }
 
+# The commit the jar is built from, taken now: the tree may move on during the runs.
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ -n "$(git -C "$root" status --porcelain -- java native bench/native bench/src 2>/dev/null)" ]; then
+  commit="$commit (sources modified)"
+fi
 if [ -z "${NOBUILD:-}" ]; then
   echo "== building (mvn -B -q -pl java,bench -am -DskipTests package)"
   (cd "$root" && mvn -B -q -pl java,bench -am -DskipTests package)
@@ -125,10 +130,6 @@ if [ "$java25" != none ] && [[ " ${isas[*]} " == *" portable "* ]]; then
   anchor_run portable "$java25" jdk25-portable "$@"
 fi
 
-commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git -C "$root" status --porcelain -- java native bench/native bench/src 2>/dev/null)" ]; then
-  commit="$commit (sources modified)"
-fi
 MODE=$mode JMH_OPTS="${jmh_opts[*]} $*" STARTED=$started FINISHED=$(date -u +%Y-%m-%dT%H:%M:%SZ) \
 LOAD_BEFORE=$load_before LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg) COMMIT=$commit \
 OFFICIAL=$(basename "$(dirname "$official_src")") PIN=${PIN:-} \
