@@ -7,7 +7,7 @@
 # The official code is built by native/official.sh from the source Debian's librust-blake3-dev
 # installs (installed there when missing). Timings are printed, never asserted.
 #
-#   bench/anchor.sh              full run: 2 forks, 2 x 1 s warmup, 3 x 1 s measurement (~15 min)
+#   bench/anchor.sh              full run: 2 forks, 2 x 1 s warmup, 3 x 1 s measurement (~12 min)
 #   QUICK=1 bench/anchor.sh      short run for CI (~2 minutes): rough numbers
 #   bench/anchor.sh -p size=1048576     extra arguments go to JMH as they are
 #
