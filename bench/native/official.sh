@@ -7,8 +7,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: bench/native/official.sh OUT.so}
 
-src=$(ls -d /usr/share/cargo/registry/blake3-*/c 2>/dev/null | sort -V | tail -n 1 || true)
-if [ -z "$src" ]; then
+src=$(printf '%s\n' /usr/share/cargo/registry/blake3-*/c | sort -V | tail -n 1)
+if [ ! -d "$src" ]; then
   echo "official.sh: installing librust-blake3-dev for the official C source" >&2
   if [ "$(id -u)" -ne 0 ]; then
     echo "official.sh: not root: install librust-blake3-dev first" >&2
@@ -16,7 +16,7 @@ if [ -z "$src" ]; then
   fi
   DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=900 install -y -q \
     librust-blake3-dev >&2
-  src=$(ls -d /usr/share/cargo/registry/blake3-*/c | sort -V | tail -n 1)
+  src=$(printf '%s\n' /usr/share/cargo/registry/blake3-*/c | sort -V | tail -n 1)
 fi
 [ "$(uname -m)" = x86_64 ] || { echo "official.sh: the anchor is built for x86-64 only" >&2; exit 2; }
 

@@ -25,7 +25,12 @@ final class EngineLog {
   private EngineLog() {}
 
   static void record(BenchmarkParams params) {
-    String line = params.getBenchmark() + "\t" + Blake3.implementation();
+    record(params, Blake3.implementation());
+  }
+
+  /** Records {@code engine}: the implementation, with whatever else the benchmark says of it. */
+  static void record(BenchmarkParams params, String engine) {
+    String line = params.getBenchmark() + "\t" + engine;
     System.out.println("blake3-engine: " + line);
     String file = System.getenv(ENV);
     if (file == null || file.isEmpty()) {

@@ -1,0 +1,62 @@
+package io.github.blake3fast.bench;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * The official BLAKE3 C code and assembly with one ISA forced, for {@link AnchorBench}: the
+ * library {@code bench/native/official.sh} builds with {@code OFFICIAL_JNI=1}
+ * ({@code official_jni.c}), loaded from the path in the system property {@value #LIBRARY}.
+ * Every offset and length is checked here, before the native call.
+ */
+final class OfficialBlake3 {
+  /** The system property naming the official library's file. */
+  static final String LIBRARY = "anchor.official";
+
+  /** The ISAs the shim can force, in the order of {@code official_isas} in official_jni.c. */
+  static final String[] ISAS = {"portable", "sse2", "sse41", "avx2", "avx512"};
+
+  private static boolean loaded;
+
+  private final int isa;
+
+  private OfficialBlake3(int isa) {
+    this.isa = isa;
+  }
+
+  /** The official code forced to {@code isaName}; fails if it cannot run that ISA here. */
+  static OfficialBlake3 forIsa(String isaName) {
+    int index = Arrays.asList(ISAS).indexOf(isaName);
+    if (index < 0) {
+      throw new IllegalArgumentException("no official ISA " + isaName + "; one of " + String.join(", ", ISAS));
+    }
+    load();
+    OfficialBlake3 official = new OfficialBlake3(index);
+    official.hash(new byte[0], 0, 0); // the shim refuses an ISA this CPU lacks: find out now
+    return official;
+  }
+
+  private static synchronized void load() {
+    if (loaded) {
+      return;
+    }
+    String path = System.getProperty(LIBRARY);
+    if (path == null || path.isEmpty()) {
+      throw new IllegalStateException("-D" + LIBRARY + "=/path/to/official.so is not set (bench/anchor.sh sets it)");
+    }
+    System.load(path);
+    loaded = true;
+  }
+
+  /** The 32-byte hash of {@code in[off, off + len)}, in a new array like {@code Blake3.hash}. */
+  byte[] hash(byte[] in, int off, int len) {
+    Objects.checkFromIndexSize(off, len, in.length);
+    byte[] out = new byte[32];
+    if (hash0(isa, in, off, len, out) != 0) {
+      throw new IllegalStateException("the official code refused " + ISAS[isa] + " (CPU lacks it, or the array could not be pinned)");
+    }
+    return out;
+  }
+
+  private static native int hash0(int isa, byte[] in, int off, int len, byte[] out);
+}
