@@ -408,6 +408,7 @@ static const struct {
     {"hashSubtreesCopy", "(I[BII[IJI[II)I"},
     {"hashOneShotCopy", "(I[BII[IIJ[BII)V"},
     {"rootOutputCopy", "(I[I[IIIJ[BII)V"},
+    {"hashMapped", "(ILjava/io/FileDescriptor;JI[IJI[II)I"},
 };
 
 static void *native_fn(const char *name, const char *sig) {
@@ -888,7 +889,7 @@ int main(int argc, char **argv) {
   N.oneshot_copy = (fn_oneshot)f[11];
   N.root_output_copy = (fn_root)f[12];
 
-  check(N.abi_version(&g_env, NULL) == 4, "abiVersion is 4");
+  check(N.abi_version(&g_env, NULL) == 5, "abiVersion is 5");
   const jint supported = N.supported_isas(&g_env, NULL);
   check(supported & 1, "portable is supported");
   const char *cap_env = getenv("BLAKE3_ISA");
