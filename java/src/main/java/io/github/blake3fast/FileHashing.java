@@ -23,8 +23,8 @@ import java.util.concurrent.Executor;
  *
  * <p>A regular file of at least {@link #PARALLEL_MIN} bytes is hashed as aligned windows by
  * several threads, mapped where the native kernel can ({@link FileWindows}). Smaller files, the
- * rest of a large one, and channels and streams are read sequentially into one buffer, as large
- * as the input up to 1 MiB: for them a mapping's set-up would cost more than the copy it saves.
+ * rest of a large one, all files on one thread, and channels and streams are read sequentially
+ * into one buffer, as large as the input up to 1 MiB.
  *
  * <p>Buffers come from {@link ReadBuffers}: direct while direct memory can be had (a heap buffer
  * costs a copy), heap buffers otherwise. A heap buffer is filled through the file's
@@ -35,7 +35,7 @@ import java.util.concurrent.Executor;
 final class FileHashing {
   private FileHashing() {}
 
-  /** Regular files from this size are hashed as windows ({@link FileWindows}), in parallel. */
+  /** Regular files from this size are hashed as windows ({@link FileWindows}) in parallel. */
   static final long PARALLEL_MIN = 4L << 20;
   /**
    * The most bytes read into a heap buffer by one channel read: the JDK copies through a
@@ -98,14 +98,14 @@ final class FileHashing {
 
   /**
    * Adds a regular file, open as {@code ch} (and {@code raf} if not null) at position 0, that
-   * was {@code size} bytes long when opened; from {@link #PARALLEL_MIN} bytes as windows
-   * ({@link FileWindows}), on {@code helpers} threads besides the caller, then the rest.
+   * was {@code size} bytes long when opened: from {@link #PARALLEL_MIN} bytes, if there are
+   * helpers, as windows ({@link FileWindows}) on them and the caller, then the rest. With no
+   * helpers the file is read in sequence and never mapped (b3sum's {@code --no-mmap}).
    */
   static void readRegular(TreeState state, FileChannel ch, RandomAccessFile raf, Path file, long size,
       Executor executor, int helpers) throws IOException {
     long start = 0;
-    if (size >= PARALLEL_MIN) {
-      // Windows on one thread too: mapped, they cost no copy; read, as much as a sequence.
+    if (helpers >= 1 && size >= PARALLEL_MIN) {
       start = FileWindows.hash(state, ch, raf, file, size, executor, helpers);
       ch.position(start);
     }
