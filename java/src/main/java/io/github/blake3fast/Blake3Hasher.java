@@ -194,9 +194,9 @@ public final class Blake3Hasher {
    * on is hashed by the calling thread and the common {@link ForkJoinPool} together, each
    * thread hashing its own aligned window, which the native engine reads in place through a
    * memory mapping (a SIGBUS from a file that shrinks under it is caught in its C code) and
-   * the Java engine with a positional read; smaller files are read sequentially. Anything that is not a regular file (a pipe,
-   * {@code /dev/stdin}, a device) is read as a stream to its end. Files of any size (beyond
-   * 2 GiB too). The file is read to its end: bytes appended while it is read are included.
+   * the Java engine with a positional read; smaller files are read sequentially. Anything
+   * that is not a regular file (a pipe, {@code /dev/stdin}, a device) is read as a stream to
+   * its end. Files of any size (beyond 2 GiB too). The file is read to its end: bytes appended while it is read are included.
    *
    * <p>If the call fails, no thread reads the file any more and the hasher is as it was before
    * the call.

@@ -162,6 +162,7 @@ final class NativeKernel implements Kernel {
   @Override
   public int hashMapped(FileDescriptor fd, long pos, int len, long size, int[] key, long counter, int flags,
       int[] cvs, int cvsOff) {
+    Objects.requireNonNull(fd, "fd");
     Objects.checkFromIndexSize(pos, len, size);
     if (len <= 0 || len % Spec.CHUNK_LEN != 0) {
       throw new IllegalArgumentException("not a positive number of whole chunks: " + len);
