@@ -27,8 +27,9 @@
 #include <stdlib.h>
 
 #include "blake3_impl.h"
+#include "blake3_mapped.h"
 
-#define B3J_ABI_VERSION 4
+#define B3J_ABI_VERSION 5
 #define B3J_DEFAULT_CLASS "io.github.blake3fast.NativeBlake3"
 #define B3J_PROPERTY "blake3fast.jni.class"
 #define B3J_MAX_SUBTREES 128 /* blake3_hash_subtrees writes at most this many CVs */
@@ -130,6 +131,29 @@ static jint JNICALL b3j_hash_subtrees_direct(JNIEnv *env, jclass cls, jint isa, 
   size_t n = blake3_hash_subtrees(b3j_kernel(isa), p + off, (size_t)len, kw, (uint64_t)counter,
                                   (uint8_t)flags, words);
   return b3j_store_cvs(env, cvs, cvs_off, words, n);
+}
+
+/* blake3_hash_mapped on the descriptor inside a java.io.FileDescriptor (JNI reads the private
+ * field "fd", which no Java API exposes; a JVM without it gets B3M_UNAVAILABLE). Returns the
+ * number of subtrees, or B3M_UNAVAILABLE / B3M_FAULT with nothing stored. */
+static jint JNICALL b3j_hash_mapped(JNIEnv *env, jclass cls, jint isa, jobject fd_object,
+                                    jlong pos, jint len, jintArray key, jlong counter, jint flags,
+                                    jintArray cvs, jint cvs_off) {
+  (void)cls;
+  uint32_t kw[8], words[8 * B3J_MAX_SUBTREES];
+  if (!b3j_key(env, key, kw)) return 0;
+  jclass fd_class = (*env)->FindClass(env, "java/io/FileDescriptor");
+  jfieldID field = fd_class != NULL ? (*env)->GetFieldID(env, fd_class, "fd", "I") : NULL;
+  if (fd_class != NULL) (*env)->DeleteLocalRef(env, fd_class);
+  if (field == NULL) {
+    (*env)->ExceptionClear(env); /* NoSuchFieldError: not a JVM this knows */
+    return B3M_UNAVAILABLE;
+  }
+  jint fd = (*env)->GetIntField(env, fd_object, field);
+  if (fd < 0) return B3M_UNAVAILABLE; /* closed meanwhile */
+  int n = blake3_hash_mapped(b3j_kernel(isa), fd, (uint64_t)pos, (size_t)len, kw,
+                             (uint64_t)counter, (uint8_t)flags, words);
+  return n > 0 ? b3j_store_cvs(env, cvs, cvs_off, words, (size_t)n) : n;
 }
 
 /* One-shot hash of `input` (already resolved, pinned or direct) into `out`, then releases the
@@ -512,6 +536,7 @@ static JNINativeMethod b3j_methods[] = {
     {"hashSubtreesCopy", "(I[BII[IJI[II)I", (void *)b3j_hash_subtrees_copy},
     {"hashOneShotCopy", "(I[BII[IIJ[BII)V", (void *)b3j_hash_oneshot_copy},
     {"rootOutputCopy", "(I[I[IIIJ[BII)V", (void *)b3j_root_output_copy},
+    {"hashMapped", "(ILjava/io/FileDescriptor;JI[IJI[II)I", (void *)b3j_hash_mapped},
 };
 
 /* The binary name from the system property (or the default), dots turned into slashes. */

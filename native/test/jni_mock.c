@@ -17,15 +17,18 @@
  * Checks: the official vectors (hash, keyed, derive-key, 131 bytes, seeks, offsets) through
  * hashOneShot and hashOneShotDirect for every ISA this CPU (or valgrind's CPU) runs;
  * hashSubtrees{,Direct} and rootOutput of every ISA against ISA 0 (portable) on random cases;
- * the error paths; JNI_OnLoad's class-name property. Ends with "N passed, N failed".
+ * the error paths; JNI_OnLoad's class-name property; hashMapped on a file of its own against
+ * hashSubtrees, and on the same file truncated (its SIGBUS guard). Ends with "N passed, N failed".
  */
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <jni.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Only the list of ISAs, the flags and the IV: the library itself is dlopened. */
 #include "../src/blake3_impl.h"
@@ -61,7 +64,7 @@ static uint64_t below(uint64_t n) { return n == 0 ? 0 : rnd() % n; }
 
 /* ---- the mock objects ------------------------------------------------------------------- */
 
-enum kind { K_BYTES = 1, K_INTS, K_DIRECT, K_HEAPBUF, K_CLASS, K_STRING };
+enum kind { K_BYTES = 1, K_INTS, K_DIRECT, K_HEAPBUF, K_CLASS, K_STRING, K_FD };
 
 typedef struct {
   int kind;
@@ -71,6 +74,7 @@ typedef struct {
   void *pin_snapshot; /* what the copy held when handed out (to catch writes to inputs) */
   int input;          /* the glue must not write it */
   char name[600];     /* class or string */
+  int fd;             /* K_FD: a java.io.FileDescriptor's field "fd" */
 } mobj;
 
 static mobj *new_obj(int kind, size_t len, size_t elem) {
@@ -313,6 +317,21 @@ static void m_release_string_chars(JNIEnv *env, jstring s, const char *chars) {
   (void)s;
   free((void *)chars);
 }
+/* FileDescriptor.fd, the one field the glue reads. */
+#define MOCK_FD_FIELD ((jfieldID)(uintptr_t)0x5678)
+static jfieldID m_field(JNIEnv *env, jclass c, const char *name, const char *sig) {
+  (void)env;
+  enter("GetFieldID");
+  if (strcmp(((mobj *)c)->name, "java/io/FileDescriptor") != 0 || strcmp(name, "fd") != 0 || strcmp(sig, "I") != 0)
+    violation("an unexpected field");
+  return MOCK_FD_FIELD;
+}
+static jint m_int_field(JNIEnv *env, jobject o, jfieldID f) {
+  (void)env;
+  enter("GetIntField");
+  if (f != MOCK_FD_FIELD || ((mobj *)o)->kind != K_FD) violation("GetIntField on something else than FileDescriptor.fd");
+  return ((mobj *)o)->fd;
+}
 static void m_delete_local(JNIEnv *env, jobject o) {
   (void)env;
   free_obj((mobj *)o);
@@ -359,6 +378,8 @@ static void init_env(void) {
   g_fns.GetStringUTFChars = m_string_chars;
   g_fns.ReleaseStringUTFChars = m_release_string_chars;
   g_fns.DeleteLocalRef = m_delete_local;
+  g_fns.GetFieldID = m_field;
+  g_fns.GetIntField = m_int_field;
   g_fns.RegisterNatives = m_register;
   void **vslots = (void **)&g_vm_fns;
   for (size_t i = 3; i < sizeof g_vm_fns / sizeof(void *); i++) vslots[i] = (void *)unexpected;
@@ -376,6 +397,7 @@ typedef void (*fn_oneshot)(JNIEnv *, jclass, jint, jobject, jint, jint, jintArra
 typedef void (*fn_root)(JNIEnv *, jclass, jint, jintArray, jintArray, jint, jint, jlong, jbyteArray, jint,
                         jint);
 typedef jlong (*fn_address)(JNIEnv *, jclass, jobject);
+typedef jint (*fn_mapped)(JNIEnv *, jclass, jint, jobject, jlong, jint, jintArray, jlong, jint, jintArray, jint);
 typedef void (*fn_block)(JNIEnv *, jclass, jint, jlong, jlong, jlong, jlong, jlong, jlong, jlong, jlong, jint,
                          jlong, jlong, jlong, jlong, jint, jlong);
 
@@ -390,6 +412,7 @@ static struct {
   fn_subtrees subtrees_copy;
   fn_oneshot oneshot_copy;
   fn_root root_output_copy;
+  fn_mapped mapped;
 } N;
 
 static const struct {
@@ -408,6 +431,7 @@ static const struct {
     {"hashSubtreesCopy", "(I[BII[IJI[II)I"},
     {"hashOneShotCopy", "(I[BII[IIJ[BII)V"},
     {"rootOutputCopy", "(I[I[IIIJ[BII)V"},
+    {"hashMapped", "(ILjava/io/FileDescriptor;JI[IJI[II)I"},
 };
 
 static void *native_fn(const char *name, const char *sig) {
@@ -841,6 +865,53 @@ static void test_onload(onload_fn onload) {
          g_fail == before ? "ok" : "FAILED");
 }
 
+/* hashMapped: a file range hashes as the same bytes through hashSubtrees, and a range the file
+ * no longer covers (truncated after the caller took its size) returns -2 instead of a SIGBUS
+ * that ends the process; a closed descriptor returns -1. */
+static void test_mapped(void) {
+  enum { LEN = 3 * 1024 * 1024 + 5120 };
+  long before = g_fail;
+  char path[] = "/tmp/jni_mock_mapped.XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) {
+    check(0, "mkstemp for the mapped test");
+    return;
+  }
+  unlink(path);
+  uint8_t *data = malloc(LEN);
+  for (size_t i = 0; i < LEN; i++) data[i] = (uint8_t)rnd();
+  check(write(fd, data, LEN) == LEN, "the mapped test's file is written");
+  mobj *fdo = new_obj(K_FD, 0, 1), *all = input_at(data, LEN, 0);
+  fdo->fd = fd;
+  mobj *mapped = ints_obj(NULL, 8 * 128), *copied = ints_obj(NULL, 8 * 128);
+  static const int64_t cases[][3] = {{0, 1 << 20, 0}, {4096, 1 << 20, 1024}, {1024, 2 << 20, 3}, {3 << 20, 5120, 77}};
+  for (int t = 0; t < g_nisas; t++) {
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+      jint n = N.mapped(&g_env, NULL, g_isas[t], (jobject)fdo, cases[c][0], (jint)cases[c][1], NULL, cases[c][2], 0,
+                        (jintArray)mapped, 0);
+      jint m = N.subtrees(&g_env, NULL, g_isas[t], (jobject)all, (jint)cases[c][0], (jint)cases[c][1], NULL,
+                          cases[c][2], 0, (jintArray)copied, 0);
+      check(n == m && n > 0 && memcmp(mapped->data, copied->data, 32 * (size_t)n) == 0,
+            "hashMapped %s case %zu: %d subtrees, as hashSubtrees (%d)", ISA_NAMES[g_isas[t]], c, (int)n, (int)m);
+    }
+  }
+  check(ftruncate(fd, (1 << 20) + 100) == 0, "the mapped test's file is truncated");
+  for (int i = 0; i < 3; i++) {
+    jint n = N.mapped(&g_env, NULL, g_isas[g_nisas - 1], (jobject)fdo, 0, 2 << 20, NULL, 0, 0, (jintArray)mapped, 0);
+    check(n == -2 && !M.pending, "hashMapped past the end of a truncated file: -2 (got %d)", (int)n);
+  }
+  close(fd);
+  fdo->fd = -1;
+  check(N.mapped(&g_env, NULL, 0, (jobject)fdo, 0, 1024, NULL, 0, 0, (jintArray)mapped, 0) == -1 && !M.pending,
+        "hashMapped on a closed descriptor: -1");
+  free_obj(fdo);
+  free_obj(all);
+  free_obj(mapped);
+  free_obj(copied);
+  free(data);
+  printf("  hashMapped (every kernel, a truncated file, a closed descriptor): %s\n", g_fail == before ? "ok" : "FAILED");
+}
+
 int main(int argc, char **argv) {
   if (argc < 3) {
     fprintf(stderr, "usage: jni_mock LIBBLAKE3FAST.so test_vectors.txt [--seed N] [--quick]\n");
@@ -887,8 +958,9 @@ int main(int argc, char **argv) {
   N.subtrees_copy = (fn_subtrees)f[10];
   N.oneshot_copy = (fn_oneshot)f[11];
   N.root_output_copy = (fn_root)f[12];
+  N.mapped = (fn_mapped)f[13];
 
-  check(N.abi_version(&g_env, NULL) == 4, "abiVersion is 4");
+  check(N.abi_version(&g_env, NULL) == 5, "abiVersion is 5");
   const jint supported = N.supported_isas(&g_env, NULL);
   check(supported & 1, "portable is supported");
   const char *cap_env = getenv("BLAKE3_ISA");
@@ -909,6 +981,7 @@ int main(int argc, char **argv) {
   test_hash_block(quick ? 3 : 12);
   test_error_paths();
   test_second_pin_fails();
+  test_mapped();
 
   check(M.critical == 0 && M.pins == M.unpins, "every pin released once (%ld pins, %ld releases)", M.pins, M.unpins);
   check(M.violations == 0, "no JNI rule broken (%ld)", M.violations);

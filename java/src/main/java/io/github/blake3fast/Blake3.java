@@ -172,8 +172,9 @@ public final class Blake3 {
   /**
    * The 32-byte hash of a file's contents, the fastest way this library knows: a regular file
    * of 4 MiB or more is read and hashed in parallel by the calling thread and the common
-   * {@link ForkJoinPool}, in aligned windows read with positional reads (measured as fast as
-   * memory-mapping, which a shrinking file would turn into a JVM crash); smaller ones are read
+   * {@link ForkJoinPool}, in aligned windows that the native engine reads through memory
+   * mappings (a file that shrinks under one is caught in its C code and becomes an
+   * IOException) and the Java engine with positional reads; smaller ones are read
    * sequentially. Files that are not regular (pipes, {@code /dev/stdin}, devices) are read as
    * streams. See {@link Blake3Hasher#updateFile(Path, int)} to choose the number of threads.
    *

@@ -190,12 +190,13 @@ public final class Blake3Hasher {
   }
 
   /**
-   * Adds the contents of a file, the fastest way this library knows: a regular file is read
-   * into large buffers with positional reads, from 4 MiB on by the calling thread and the
-   * common {@link ForkJoinPool} together, each thread reading and hashing its own aligned
-   * window; smaller ones sequentially. Anything that is not a regular file (a pipe,
-   * {@code /dev/stdin}, a device) is read as a stream to its end. Files of any size (beyond
-   * 2 GiB too). The file is read to its end: bytes appended while it is read are included.
+   * Adds the contents of a file, the fastest way this library knows: a regular file from 4 MiB
+   * on is hashed by the calling thread and the common {@link ForkJoinPool} together, each
+   * thread hashing its own aligned window, which the native engine reads in place through a
+   * memory mapping (a SIGBUS from a file that shrinks under it is caught in its C code) and
+   * the Java engine with a positional read; smaller files are read sequentially. Anything
+   * that is not a regular file (a pipe, {@code /dev/stdin}, a device) is read as a stream to
+   * its end. Files of any size (beyond 2 GiB too). The file is read to its end: bytes appended while it is read are included.
    *
    * <p>If the call fails, no thread reads the file any more and the hasher is as it was before
    * the call.
@@ -215,7 +216,7 @@ public final class Blake3Hasher {
   /**
    * As {@link #updateFile(Path)} with exactly {@code threads} threads for a large regular file:
    * the calling thread and {@code threads - 1} threads started for the call. 1 reads the file
-   * sequentially on the calling thread.
+   * sequentially on the calling thread, never through a mapping.
    *
    * @param file the file (or pipe, device) to read to its end
    * @param threads how many threads read a large regular file, the caller included

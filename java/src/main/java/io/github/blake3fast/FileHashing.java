@@ -21,39 +21,22 @@ import java.util.concurrent.Executor;
 /**
  * Files, channels and streams into a tree state.
  *
- * <p>A regular file of at least {@link #PARALLEL_MIN} bytes is cut into windows (128 KiB to
- * 1 MiB, by its size), aligned in the whole input so that each is one subtree; threads claim
- * windows, read each with a positional read into their own buffer and hash it while it is still
- * in their cache, and the values are pushed in order. Smaller files, and all files on one
- * thread, are read sequentially into one buffer, as large as the file up to 1 MiB.
+ * <p>A regular file of at least {@link #PARALLEL_MIN} bytes is hashed as aligned windows by
+ * several threads, mapped where the native kernel can ({@link FileWindows}). Smaller files, the
+ * rest of a large one, all files on one thread, and channels and streams are read sequentially
+ * into one buffer, as large as the input up to 1 MiB.
  *
  * <p>Buffers come from {@link ReadBuffers}: direct while direct memory can be had (a heap buffer
  * costs a copy), heap buffers otherwise. A heap buffer is filled through the file's
  * {@link RandomAccessFile}, whose reads need no direct memory: on JDK 17 a channel read into a
  * heap buffer goes through a temporary direct buffer of the same size, which counts against
  * {@code -XX:MaxDirectMemorySize} and fails when direct memory is short.
- *
- * <p>Measured against one thread reading into a direct buffer (bench FileBench, JMH, files in
- * the page cache; figures in bench/results/decisions.md): parallel reads (this class) and
- * hashing a memory mapping in parallel were the fastest, the same within the error; sequential
- * mapping gained little; sequential reads into a heap buffer or an InputStream were slower.
- * Mapping is still not used: a mapped file that shrinks raises SIGBUS in whatever reads it,
- * which in native code ends the JVM; a read turns the same event into an exception.
  */
 final class FileHashing {
   private FileHashing() {}
 
-  /**
-   * Bytes per window and per read for large files: a power of two, at most the kernel's slice.
-   * 128 KiB to 1 MiB measured the same on big files (bench/results/decisions.md).
-   */
-  static final int WINDOW = ReadBuffers.MAX;
-  /** The smallest window: smaller files get smaller windows, so that threads share them evenly. */
-  static final int MIN_WINDOW = 128 << 10;
-  /** Regular files from this size are read and hashed in parallel. */
+  /** Regular files from this size are hashed as windows ({@link FileWindows}) in parallel. */
   static final long PARALLEL_MIN = 4L << 20;
-  /** Windows per round of tasks: bounds the values held before they are pushed. */
-  private static final int BATCH = 1024;
   /**
    * The most bytes read into a heap buffer by one channel read: the JDK copies through a
    * temporary direct buffer of that size, kept per thread.
@@ -113,128 +96,24 @@ final class FileHashing {
     }
   }
 
-  /** As below, for a channel with no RandomAccessFile behind it. */
-  static void readRegular(TreeState state, FileChannel ch, Path file, long size, Executor executor, int helpers)
-      throws IOException {
-    readRegular(state, ch, null, file, size, executor, helpers);
-  }
-
   /**
    * Adds a regular file, open as {@code ch} (and {@code raf} if not null) at position 0, that
-   * was {@code size} bytes long when opened: in parallel from {@link #PARALLEL_MIN} bytes if
-   * there are helpers.
+   * was {@code size} bytes long when opened: from {@link #PARALLEL_MIN} bytes, if there are
+   * helpers, as windows ({@link FileWindows}) on them and the caller, then the rest. With no
+   * helpers the file is read in sequence and never mapped (b3sum's {@code --no-mmap}).
    */
   static void readRegular(TreeState state, FileChannel ch, RandomAccessFile raf, Path file, long size,
       Executor executor, int helpers) throws IOException {
+    long start = 0;
     if (helpers >= 1 && size >= PARALLEL_MIN) {
-      readParallel(state, ch, raf, file, size, executor, helpers);
-    } else {
-      long n = drain(state, ch, raf, size);
-      checkNotShrunk(ch, file, size, n);
+      start = FileWindows.hash(state, ch, raf, file, size, executor, helpers);
+      ch.position(start);
     }
-  }
-
-  /**
-   * Hashes {@code size} bytes of a regular file (as it was when opened; more are read if it
-   * grew, to its end): a sequential head up to a window boundary of the whole input, the full
-   * windows that leave at least one byte after them in parallel, the rest sequentially.
-   */
-  private static void readParallel(TreeState state, FileChannel ch, RandomAccessFile raf, Path file, long size,
-      Executor executor, int helpers) throws IOException {
-    boolean direct = state.kernel().supportsDirect();
-    final int window = windowFor(size);
-    long head = Math.floorMod(-state.position(), (long) window);
-    long windows = size - head > window ? (size - head - 1) / window : 0;
-    if (windows > 0) {
-      ByteBuffer b = ReadBuffers.acquire(head, direct);
-      try {
-        readExactly(ch, raf, file, b, 0, (int) head, size);
-        b.flip();
-        state.update(b);
-      } finally {
-        ReadBuffers.release(b);
-      }
-      if (!state.hashBufferedWholeChunks()) {
-        throw new IllegalStateException("not on a chunk boundary after " + head + " bytes");
-      }
-      final long chunksPerWindow = window / Spec.CHUNK_LEN;
-      final int[] cvs = new int[8 * (int) Math.min(BATCH, windows)];
-      for (long done = 0; done < windows; ) {
-        final int batch = (int) Math.min(BATCH, windows - done);
-        final long firstByte = head + done * window;
-        final long firstChunk = state.chunkCount();
-        Parallel.run(batch, executor, helpers, i -> {
-          ByteBuffer w = ReadBuffers.acquire(window, direct);
-          try {
-            readExactly(ch, raf, file, w, firstByte + (long) i * window, window, size);
-            int[] scratch = ParallelUpdate.taskScratch();
-            int count = w.isDirect()
-                ? state.hashDetached(null, w, 0, window, firstChunk + i * chunksPerWindow, scratch)
-                : state.hashDetached(w.array(), null, w.arrayOffset(), window, firstChunk + i * chunksPerWindow,
-                    scratch);
-            if (count != 1) {
-              throw new IllegalStateException("a window is not one subtree: " + count);
-            }
-            System.arraycopy(scratch, 0, cvs, 8 * i, 8);
-          } finally {
-            ReadBuffers.release(w);
-          }
-        });
-        for (int i = 0; i < batch; i++) {
-          state.pushSubtree(cvs, 8 * i, chunksPerWindow);
-        }
-        done += batch;
-      }
-    }
-    long start = head + windows * window;
-    ch.position(start);
     long n = drain(state, ch, raf, size - start);
     checkNotShrunk(ch, file, size, start + n);
   }
 
-  /** About 16 windows per file up to 16 MiB, so that 2 threads finish together; then WINDOW. */
-  static int windowFor(long size) {
-    long w = Long.highestOneBit(Math.max(1, size / 16));
-    return (int) Math.max(MIN_WINDOW, Math.min(WINDOW, w));
-  }
-
-  /** Reads exactly len bytes at a file position into b[0, len): else an exception. */
-  private static void readExactly(FileChannel ch, RandomAccessFile raf, Path file, ByteBuffer b, long position,
-      int len, long size) throws IOException {
-    b.clear().limit(len);
-    if (!b.isDirect() && raf != null) {
-      // No positional read on a RandomAccessFile: seek and read under its lock. The position is
-      // not in use meanwhile: the sequential reads come before and after the parallel ones.
-      synchronized (raf) {
-        raf.seek(position);
-        while (b.hasRemaining()) {
-          if (readInto(raf, b) < 0) {
-            throw shrunk(file, size, ch.size(), position + b.position());
-          }
-        }
-      }
-      return;
-    }
-    while (b.hasRemaining()) {
-      int r;
-      if (b.isDirect()) {
-        r = ch.read(b, position + b.position());
-      } else {
-        int limit = b.limit();
-        b.limit(Math.min(limit, b.position() + HEAP_CHANNEL_READ));
-        try {
-          r = ch.read(b, position + b.position());
-        } finally {
-          b.limit(limit);
-        }
-      }
-      if (r < 0) {
-        throw shrunk(file, size, ch.size(), position + b.position());
-      }
-    }
-  }
-
-  private static int readInto(RandomAccessFile raf, ByteBuffer b) throws IOException {
+  static int readInto(RandomAccessFile raf, ByteBuffer b) throws IOException {
     int r = raf.read(b.array(), b.arrayOffset() + b.position(), b.remaining());
     if (r > 0) {
       b.position(b.position() + r);
@@ -269,7 +148,7 @@ final class FileHashing {
     }
   }
 
-  private static IOException shrunk(Path file, long size, long now, long at) {
+  static IOException shrunk(Path file, long size, long now, long at) {
     return new IOException("file shrank while being hashed: " + file + " was " + size + " bytes when opened, "
         + "is " + now + " now (end of file at byte " + at + "); the hash would be of neither version");
   }

@@ -1,5 +1,6 @@
 package io.github.blake3fast;
 
+import java.io.FileDescriptor;
 import java.nio.ByteBuffer;
 
 /**
@@ -51,4 +52,21 @@ interface Kernel {
    * {@code cv}, 16 block words, block length, flags without ROOT; the counter is the block index.
    */
   void rootOutput(int[] cv, int[] block, int blockLen, int flags, long position, byte[] out, int outOff, int outLen);
+
+  /** {@link #hashMapped}: nothing was done; read the range instead. */
+  int MAPPED_UNAVAILABLE = -1;
+  /** {@link #hashMapped}: reading the mapping failed (SIGBUS): the file shrank or its storage failed. */
+  int MAPPED_FAULT = -2;
+
+  /**
+   * As {@link #hashSubtrees}, for bytes {@code [pos, pos + len)} of the open file {@code fd},
+   * read where they are, through a memory mapping, instead of copied into a buffer. The range
+   * lies within {@code size}, the file's length when it was opened. Returns the number of
+   * subtrees, or {@link #MAPPED_UNAVAILABLE} (what the Java kernel always says) or
+   * {@link #MAPPED_FAULT}, with nothing stored.
+   */
+  default int hashMapped(FileDescriptor fd, long pos, int len, long size, int[] key, long counter, int flags,
+      int[] cvs, int cvsOff) {
+    return MAPPED_UNAVAILABLE;
+  }
 }

@@ -1,5 +1,6 @@
 package io.github.blake3fast;
 
+import java.io.FileDescriptor;
 import java.nio.ByteBuffer;
 
 /**
@@ -11,7 +12,7 @@ final class NativeBlake3 {
   private NativeBlake3() {}
 
   /** The contract version this class speaks; a library answering otherwise is refused. */
-  static final int ABI_VERSION = 4;
+  static final int ABI_VERSION = 5;
 
   /**
    * ISA names as -Dblake3.isa spells them, indexed by ISA number: the list BLAKE3_ISAS in
@@ -80,4 +81,13 @@ final class NativeBlake3 {
    */
   static native void hashBlock(int isa, long m0, long m1, long m2, long m3, long m4, long m5, long m6, long m7,
       int len, long k0, long k1, long k2, long k3, int flags, long out);
+
+  /**
+   * {@link #hashSubtrees} over bytes {@code [pos, pos + len)} of the open file {@code fd},
+   * read through a memory mapping under a SIGBUS guard (native/src/blake3_mapped.c): the number
+   * of subtrees, or {@link Kernel#MAPPED_UNAVAILABLE} or {@link Kernel#MAPPED_FAULT} (the
+   * values of B3M_UNAVAILABLE and B3M_FAULT) with nothing stored.
+   */
+  static native int hashMapped(int isa, FileDescriptor fd, long pos, int len, int[] key, long counter, int flags,
+      int[] cvs, int cvsOff);
 }

@@ -1,5 +1,6 @@
 package io.github.blake3fast;
 
+import java.io.FileDescriptor;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 
@@ -156,6 +157,17 @@ final class NativeKernel implements Kernel {
       int cvsOff) {
     Objects.checkFromIndexSize(off, len, direct.capacity());
     return NativeBlake3.hashSubtreesDirect(isa, direct, off, len, key, counter, flags, cvs, cvsOff);
+  }
+
+  @Override
+  public int hashMapped(FileDescriptor fd, long pos, int len, long size, int[] key, long counter, int flags,
+      int[] cvs, int cvsOff) {
+    Objects.requireNonNull(fd, "fd");
+    Objects.checkFromIndexSize(pos, len, size);
+    if (len <= 0 || len % Spec.CHUNK_LEN != 0) {
+      throw new IllegalArgumentException("not a positive number of whole chunks: " + len);
+    }
+    return NativeBlake3.hashMapped(isa, fd, pos, len, key, counter, flags, cvs, cvsOff);
   }
 
   @Override

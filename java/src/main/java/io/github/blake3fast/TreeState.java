@@ -1,5 +1,6 @@
 package io.github.blake3fast;
 
+import java.io.FileDescriptor;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -387,5 +388,10 @@ final class TreeState {
     return arr != null
         ? kernel.hashSubtrees(arr, off, len, key, counter, flags, cvs, 0)
         : kernel.hashSubtrees(bb, off, len, key, counter, flags, cvs, 0);
+  }
+
+  /** As {@link #hashDetached}, for bytes of an open file read in place: {@link Kernel#hashMapped}. */
+  int hashMappedDetached(FileDescriptor fd, long pos, int len, long size, long counter, int[] cvs) {
+    return kernel.hashMapped(fd, pos, len, size, key, counter, flags, cvs, 0);
   }
 }

@@ -64,7 +64,8 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Not tested, a known JVM limitation: a MappedByteBuffer whose file is truncated after
  * mapping. Reading the lost pages raises SIGBUS; JDK code turns that into an InternalError, but
  * no native code can (the native engine reads direct buffers in C), so the JVM ends. Hash such
- * files with {@link Blake3#hashFile} (which reads, never maps) or with {@code -Dblake3.native=false}.
+ * files with {@link Blake3#hashFile} (which maps only under its own SIGBUS guard, see
+ * MappedFileTest) or with {@code -Dblake3.native=false}.
  */
 class BadArgumentTest {
   private static final byte[] PRIOR = ReliabilityKit.content(new SplittableRandom(7), 5000);

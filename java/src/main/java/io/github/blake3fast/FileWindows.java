@@ -1,0 +1,173 @@
+package io.github.blake3fast;
+
+import java.io.FileDescriptor;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.concurrent.Executor;
+
+/**
+ * A large regular file hashed as windows (128 KiB to 1 MiB, by its size), aligned in the whole
+ * input so that each is one subtree: the calling thread and the helpers claim windows, hash
+ * each on their own, and the values are pushed in order.
+ *
+ * <p>A window is read in place through a memory mapping where the kernel can
+ * ({@link Kernel#hashMapped}: the native one): no copy from the page cache, which otherwise
+ * costs as much system time as a plain read of the file. Its C side catches the SIGBUS that a
+ * file shrinking below a mapped page raises, so that it never reaches the JVM; such a window,
+ * and every window where mapping is unavailable, is read with a positional read into a buffer
+ * of the thread's ({@link ReadBuffers}) and hashed while still in the cache. That read says
+ * what happened: the file shrank (an IOException), or the bytes are there after all.
+ */
+final class FileWindows {
+  /**
+   * Bytes per window for large files: a power of two, at most the kernel's slice. Read, 128 KiB
+   * to 1 MiB measured the same on big files (bench/results/decisions.md); mapped, 4 MiB the
+   * same as 1 MiB (bench/results/files.md).
+   */
+  static final int WINDOW = ReadBuffers.MAX;
+  /** The smallest window: smaller files get smaller windows, so that threads share them evenly. */
+  static final int MIN_WINDOW = 128 << 10;
+  /** Windows per round of tasks: bounds the values held before they are pushed. */
+  private static final int BATCH = 1024;
+
+  private final TreeState state;
+  private final FileChannel ch;
+  private final RandomAccessFile raf;
+  private final FileDescriptor fd;
+  private final Path file;
+  private final long size;
+  private final boolean direct;
+  /** Cleared once a mapping is unavailable: the remaining windows are read without trying. */
+  private volatile boolean mapping;
+
+  private FileWindows(TreeState state, FileChannel ch, RandomAccessFile raf, Path file, long size) throws IOException {
+    this.state = state;
+    this.ch = ch;
+    this.raf = raf;
+    this.fd = raf != null ? raf.getFD() : null;
+    this.file = file;
+    this.size = size;
+    this.direct = state.kernel().supportsDirect();
+    this.mapping = fd != null;
+  }
+
+  /** About 16 windows per file up to 16 MiB, so that 2 threads finish together; then WINDOW. */
+  static int windowFor(long size) {
+    long w = Long.highestOneBit(Math.max(1, size / 16));
+    return (int) Math.max(MIN_WINDOW, Math.min(WINDOW, w));
+  }
+
+  /**
+   * Hashes {@code size} bytes of a regular file open as {@code ch} (and {@code raf}, if not
+   * null, whose descriptor may be mapped) at position 0, the size it had when opened: a head up
+   * to a window boundary of the whole input, then the full windows that leave at least one
+   * byte after them, on the caller and {@code helpers} threads of {@code executor}. Returns the
+   * file position where the windows end; the caller reads the rest.
+   */
+  static long hash(TreeState state, FileChannel ch, RandomAccessFile raf, Path file, long size, Executor executor,
+      int helpers) throws IOException {
+    return new FileWindows(state, ch, raf, file, size).hashWindows(executor, helpers);
+  }
+
+  private long hashWindows(Executor executor, int helpers) throws IOException {
+    final int window = windowFor(size);
+    long head = Math.floorMod(-state.position(), (long) window);
+    long windows = size - head > window ? (size - head - 1) / window : 0;
+    if (windows == 0) {
+      return 0;
+    }
+    if (head > 0) {
+      ByteBuffer b = ReadBuffers.acquire(head, direct);
+      try {
+        readExactly(b, 0, (int) head);
+        b.flip();
+        state.update(b);
+      } finally {
+        ReadBuffers.release(b);
+      }
+    }
+    if (!state.hashBufferedWholeChunks()) {
+      throw new IllegalStateException("not on a chunk boundary after " + head + " bytes");
+    }
+    final long chunksPerWindow = window / Spec.CHUNK_LEN;
+    final int[] cvs = new int[8 * (int) Math.min(BATCH, windows)];
+    for (long done = 0; done < windows; ) {
+      final int batch = (int) Math.min(BATCH, windows - done);
+      final long firstByte = head + done * window;
+      final long firstChunk = state.chunkCount();
+      Parallel.run(batch, executor, helpers, i -> {
+        int[] scratch = ParallelUpdate.taskScratch();
+        int count = hashWindow(firstByte + (long) i * window, window, firstChunk + i * chunksPerWindow, scratch);
+        if (count != 1) {
+          throw new IllegalStateException("a window is not one subtree: " + count);
+        }
+        System.arraycopy(scratch, 0, cvs, 8 * i, 8);
+      });
+      for (int i = 0; i < batch; i++) {
+        state.pushSubtree(cvs, 8 * i, chunksPerWindow);
+      }
+      done += batch;
+    }
+    return head + windows * window;
+  }
+
+  /** The subtree values of one window, mapped if possible, else read into a buffer. */
+  private int hashWindow(long position, int len, long counter, int[] scratch) throws IOException {
+    if (mapping) {
+      int count = state.hashMappedDetached(fd, position, len, size, counter, scratch);
+      if (count > 0) {
+        return count;
+      }
+      if (count == Kernel.MAPPED_UNAVAILABLE) {
+        mapping = false;
+      }
+    }
+    ByteBuffer w = ReadBuffers.acquire(len, direct);
+    try {
+      readExactly(w, position, len);
+      return w.isDirect()
+          ? state.hashDetached(null, w, 0, len, counter, scratch)
+          : state.hashDetached(w.array(), null, w.arrayOffset(), len, counter, scratch);
+    } finally {
+      ReadBuffers.release(w);
+    }
+  }
+
+  /** Reads exactly len bytes at a file position into b[0, len): else an exception. */
+  private void readExactly(ByteBuffer b, long position, int len) throws IOException {
+    b.clear().limit(len);
+    if (!b.isDirect() && raf != null) {
+      // No positional read on a RandomAccessFile: seek and read under its lock. The position is
+      // not in use meanwhile: the sequential reads come before and after the windows.
+      synchronized (raf) {
+        raf.seek(position);
+        while (b.hasRemaining()) {
+          if (FileHashing.readInto(raf, b) < 0) {
+            throw FileHashing.shrunk(file, size, ch.size(), position + b.position());
+          }
+        }
+      }
+      return;
+    }
+    while (b.hasRemaining()) {
+      int r;
+      if (b.isDirect()) {
+        r = ch.read(b, position + b.position());
+      } else {
+        int limit = b.limit();
+        b.limit(Math.min(limit, b.position() + FileHashing.HEAP_CHANNEL_READ));
+        try {
+          r = ch.read(b, position + b.position());
+        } finally {
+          b.limit(limit);
+        }
+      }
+      if (r < 0) {
+        throw FileHashing.shrunk(file, size, ch.size(), position + b.position());
+      }
+    }
+  }
+}
