@@ -30,6 +30,11 @@ final class FileWindows {
   static final int WINDOW = ReadBuffers.MAX;
   /** The smallest window: smaller files get smaller windows, so that threads share them evenly. */
   static final int MIN_WINDOW = 128 << 10;
+  /**
+   * {@code -Dblake3.native.mmap=false}: never map, so the library's SIGBUS handler is never
+   * installed (for a process whose signal handling must stay exactly the JVM's); files are read.
+   */
+  static final boolean MAP = mapSwitch(System.getProperty("blake3.native.mmap"));
   /** Windows per round of tasks: bounds the values held before they are pushed. */
   private static final int BATCH = 1024;
 
@@ -51,7 +56,12 @@ final class FileWindows {
     this.file = file;
     this.size = size;
     this.direct = state.kernel().supportsDirect();
-    this.mapping = fd != null;
+    this.mapping = MAP && fd != null;
+  }
+
+  /** Mapping is on unless the switch says false (any case, blanks around it ignored). */
+  static boolean mapSwitch(String value) {
+    return value == null || !value.trim().equalsIgnoreCase("false");
   }
 
   /** About 16 windows per file up to 16 MiB, so that 2 threads finish together; then WINDOW. */

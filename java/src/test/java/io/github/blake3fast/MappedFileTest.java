@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.RandomAccessFile;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -158,5 +160,68 @@ class MappedFileTest {
       Files.delete(p);
     }
     System.out.println("MappedFileTest: " + shrankSeen + " of 12 truncations seen while hashing");
+  }
+
+  /** The switch: only "false" turns mapping off. */
+  @Test
+  void theMmapSwitchTurnsMappingOffOnlyWhenFalse() {
+    assertTrue(FileWindows.mapSwitch(null));
+    assertTrue(FileWindows.mapSwitch("true"));
+    assertTrue(FileWindows.mapSwitch("yes"));
+    assertEquals(false, FileWindows.mapSwitch("false"));
+    assertEquals(false, FileWindows.mapSwitch(" FALSE "));
+  }
+
+  /**
+   * {@code -Dblake3.native.mmap=false} keeps {@code hashFile} from mapping the file at all (the
+   * library's SIGBUS handler then is never installed), and the hash stays the same: a child JVM
+   * watches its own /proc/self/maps while it hashes, with and without the switch.
+   */
+  @Test
+  void hashFileMapsByDefaultAndNeverWithTheSwitchOff() throws Exception {
+    nativeKernel();
+    assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "files are mapped only with helper threads");
+    byte[] data = new byte[40 * MIB + 77];
+    new Random(6).nextBytes(data);
+    Path p = write("watched", data);
+    String expected = Blake3.toHex(Blake3.hash(data));
+    ReliabilityKit.Child on = ReliabilityKit.runJava(List.of(), MapWatchMain.class, List.of(p.toString()), 120);
+    ReliabilityKit.Child off = ReliabilityKit.runJava(List.of("-Dblake3.native.mmap=false"), MapWatchMain.class,
+        List.of(p.toString()), 120);
+    assertEquals(0, on.status, on.output);
+    assertEquals(0, off.status, off.output);
+    assertTrue(on.output.contains("hash " + expected + " mapped true"), on.output);
+    assertTrue(off.output.contains("hash " + expected + " mapped false"), off.output);
+  }
+
+  /** Child of the test above: hashes the file a few times while a thread looks for it in its maps. */
+  static final class MapWatchMain {
+    public static void main(String[] args) throws Exception {
+      Path file = Path.of(args[0]);
+      String name = file.toRealPath().toString();
+      AtomicBoolean seen = new AtomicBoolean();
+      AtomicBoolean done = new AtomicBoolean();
+      Thread watcher = new Thread(() -> {
+        while (!done.get() && !seen.get()) {
+          try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/maps"))) {
+              if (line.endsWith(name)) {
+                seen.set(true);
+              }
+            }
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        }
+      });
+      watcher.start();
+      byte[] h = null;
+      for (int i = 0; i < 20 && !seen.get(); i++) {
+        h = Blake3.hashFile(file);
+      }
+      done.set(true);
+      watcher.join();
+      System.out.println("hash " + Blake3.toHex(h) + " mapped " + seen.get());
+    }
   }
 }
