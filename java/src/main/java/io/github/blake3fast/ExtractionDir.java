@@ -23,8 +23,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.zip.Adler32;
 import java.util.zip.CRC32;
-import java.util.zip.CRC32C;
 
 /**
  * The directories the library is extracted to: which ones, in order ({@link #locations}); each
@@ -240,17 +240,17 @@ final class ExtractionDir {
   }
 
   /**
-   * 16 hex digits that tell library builds apart: CRC-32C and CRC-32 of the bytes. Both are
-   * intrinsics and load nothing, where a cold SHA-256 would pull in the JCA providers at
-   * start-up (bench/results/decisions.md). The name only separates versions: the whole content
-   * is compared byte for byte before a file is used, and the directory is writable by its owner
-   * alone.
+   * 16 hex digits that tell library builds apart: Adler-32 and CRC-32 of the bytes. Both run in
+   * the JVM's native code even before anything is compiled, where a cold SHA-256 would pull in
+   * the JCA providers and CRC-32C runs as interpreted Java at start-up (bench/results/decisions.md,
+   * bench/results/startup.md). The name only separates versions: the whole content is compared
+   * byte for byte before a file is used, and the directory is writable by its owner alone.
    */
   static String contentId(byte[] lib) {
-    CRC32C c = new CRC32C();
+    Adler32 a = new Adler32();
+    a.update(lib, 0, lib.length);
+    CRC32 c = new CRC32();
     c.update(lib, 0, lib.length);
-    CRC32 d = new CRC32();
-    d.update(lib, 0, lib.length);
-    return Long.toHexString(1L << 32 | c.getValue()).substring(1) + Long.toHexString(1L << 32 | d.getValue()).substring(1);
+    return Long.toHexString(1L << 32 | a.getValue()).substring(1) + Long.toHexString(1L << 32 | c.getValue()).substring(1);
   }
 }
