@@ -11,6 +11,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -19,10 +20,14 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.zip.Adler32;
 import java.util.zip.CRC32;
 
@@ -165,17 +170,32 @@ final class ExtractionDir {
 
   /** A new file dir/name.NNN.tmp holding lib, on disk (fsync) before it is renamed or loaded. */
   private static Path writeTemp(Path dir, String name, byte[] lib) throws IOException {
-    Path tmp = Files.createTempFile(dir, name + ".", ".tmp");
+    Path tmp = null;
+    FileChannel ch = null;
+    // Not Files.createTempFile: its random name comes from SecureRandom, whose first use
+    // initialises the JCA providers (milliseconds of a first start, bench/results/startup.md).
+    // The directory is private, so the name needs to be unique, not unguessable: the clock,
+    // and the exclusive create tries again on the rare clash with another JVM.
+    for (int attempt = 0; ch == null; attempt++) {
+      tmp = dir.resolve(name + "." + Long.toHexString(System.nanoTime()) + "-" + attempt + ".tmp");
+      try {
+        ch = FileChannel.open(tmp, NEW_FILE, OWNER_ONLY);
+      } catch (FileAlreadyExistsException e) {
+        if (attempt >= 100) {
+          throw e;
+        }
+      }
+    }
     boolean ok = false;
     try {
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+      try (FileChannel c = ch) {
         ByteBuffer b = ByteBuffer.wrap(lib);
         while (b.hasRemaining()) {
-          ch.write(b);
+          c.write(b);
         }
-        ch.force(true);
+        c.force(true);
       }
-      Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
+      Files.setPosixFilePermissions(tmp, READABLE);
       ok = true;
       return tmp;
     } finally {
@@ -185,11 +205,24 @@ final class ExtractionDir {
     }
   }
 
+  private static final Set<StandardOpenOption> NEW_FILE = EnumSet.of(StandardOpenOption.CREATE_NEW,
+      StandardOpenOption.WRITE);
+  /** rw------- while it is written, as Files.createTempFile makes it; rw-r--r-- once complete. */
+  private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY = PosixFilePermissions.asFileAttribute(
+      EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE));
+  private static final Set<PosixFilePermission> READABLE = EnumSet.of(PosixFilePermission.OWNER_READ,
+      PosixFilePermission.OWNER_WRITE, PosixFilePermission.GROUP_READ, PosixFilePermission.OTHERS_READ);
+
   /** Removes temporary files a crashed JVM left behind. */
   private static void sweep(Path dir) {
     long old = System.currentTimeMillis() - STALE_TEMP_MILLIS;
-    try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, LIB_PREFIX + "*.tmp")) {
+    // Names compared by hand, not by a glob: a glob compiles to a regular expression.
+    try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
       for (Path p : s) {
+        String n = p.getFileName().toString();
+        if (!n.startsWith(LIB_PREFIX) || !n.endsWith(".tmp")) {
+          continue;
+        }
         try {
           if (Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toMillis() < old) {
             Files.deleteIfExists(p);
