@@ -52,19 +52,21 @@ EOF
 javac --release 17 -cp "$jar" -d "$work" "$work/Empty.java" "$work/FirstHash.java"
 printf 'hello\n' >"$work/small"
 
-# hyperfine, ROUNDS times, order reversed every other round; json files $work/NAME.R.json
+# bench NAME LABEL COMMAND [LABEL COMMAND]...: hyperfine, ROUNDS times, the order reversed
+# every other round; json files $work/NAME.R.json. The first command is the reference.
 bench() {
   local name=$1
   shift
-  local r cmds
+  local r i args
   for r in $(seq "$rounds"); do
-    cmds=("$@")
-    if [ $((r % 2)) = 0 ]; then
-      local i rev=()
-      for ((i = ${#cmds[@]} - 1; i >= 0; i--)); do rev+=("${cmds[i]}"); done
-      cmds=("${rev[@]}")
+    args=()
+    if [ $((r % 2)) = 1 ]; then
+      for ((i = 1; i <= $#; i += 2)); do args+=(-n "${!i}" "$(eval echo "\"\${$((i + 1))}\"")"); done
+    else
+      for ((i = $# - 1; i >= 1; i -= 2)); do args+=(-n "${!i}" "$(eval echo "\"\${$((i + 1))}\"")"); done
     fi
-    nice hyperfine -N --style none --warmup 3 --runs "$runs" --export-json "$work/$name.$r.json" "${cmds[@]}" >/dev/null
+    nice hyperfine -N --style none --warmup 3 --runs "$runs" --export-json "$work/$name.$r.json" "${args[@]}" \
+      >/dev/null 2>"$work/hyperfine.err" || { cat "$work/hyperfine.err" >&2; exit 1; }
   done
 }
 
@@ -83,13 +85,13 @@ for r in range(1, rounds + 1):
         med.setdefault(c, []).append(res["median"] * 1000)
         user_sys.setdefault(c, []).append((res["user"] + res["system"]) * 1000)
 first = None
-for c in sorted(order, key=lambda c: 0 if "Empty" in c else 1):
+for c in order:
     m = statistics.median(med[c])
     cpu = statistics.median(user_sys[c])
     if first is None:
         first = (m, cpu)
-    label = c if len(c) < 90 else c[:40] + " ... " + c[-45:]
-    print(f"  {m:7.1f} ms wall ({m - first[0]:+6.1f})  {cpu:7.1f} ms CPU ({cpu - first[1]:+6.1f})  rounds {', '.join(f'{x:.1f}' for x in med[c])}  {label}")
+    rounds_ = ", ".join(f"{x:.1f}" for x in med[c])
+    print(f"  {c:30} {m:7.1f} ms wall ({m - first[0]:+6.1f})  {cpu:6.1f} ms CPU ({cpu - first[1]:+6.1f})  rounds: {rounds_}")
 EOF
 }
 
@@ -101,12 +103,12 @@ for java in $JAVAS; do
   extra=()
   feature=$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
   [ "${feature:-17}" -ge 24 ] && extra=(--enable-native-access=ALL-UNNAMED)
-  echo "== $java ($("$java" -version 2>&1 | head -1))"
+  echo "== $java ($("$java" -version 2>&1 | head -1))${extra[*]:+, ${extra[*]}}"
   cp="$jar:$work"
   bench "first$n" \
-    "$java ${extra[*]} -cp $cp Empty" \
-    "$java ${extra[*]} -cp $cp FirstHash" \
-    "$java ${extra[*]} -Dblake3.native=false -cp $cp FirstHash"
+    "empty main" "$java ${extra[*]} -cp $cp Empty" \
+    "first hash, native" "$java ${extra[*]} -cp $cp FirstHash" \
+    "first hash, Java engine" "$java ${extra[*]} -Dblake3.native=false -cp $cp FirstHash"
   report "first$n"
 
   # ./b3sum as users run it (its archive made on first use, outside the timing), against an
@@ -123,7 +125,9 @@ for java in $JAVAS; do
     empty+=("${cmd[i]}")
   done
   others=()
-  [ -x /usr/bin/b3sum ] && others=("/usr/bin/b3sum $work/small")
-  bench "b3sum$n" "${empty[*]}" "env JAVA=$java $root/b3sum $work/small" "${others[@]}"
+  [ -x /usr/bin/b3sum ] && others=("Debian's b3sum, small file" "/usr/bin/b3sum $work/small")
+  bench "b3sum$n" "empty main, b3sum's flags" "${empty[*]}" \
+    "./b3sum, small file" "env JAVA=$java $root/b3sum $work/small" "${others[@]}"
   report "b3sum$n"
+  echo "  (b3sum's flags: ${empty[*]:1:${#empty[@]}-4})"
 done
