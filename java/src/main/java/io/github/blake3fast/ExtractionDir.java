@@ -10,7 +10,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -25,7 +24,6 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.zip.Adler32;
@@ -170,6 +168,12 @@ final class ExtractionDir {
 
   /** A new file dir/name.NNN.tmp holding lib, on disk (fsync) before it is renamed or loaded. */
   private static Path writeTemp(Path dir, String name, byte[] lib) throws IOException {
+    // Set.of, not EnumSet (nor PosixFilePermissions.fromString, which makes one): from JDK 18 the
+    // first EnumSet of an enum reads its constants by reflection, which spins classes.
+    Set<StandardOpenOption> newFile = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    // rw------- while it is written, as Files.createTempFile makes it; rw-r--r-- once complete.
+    FileAttribute<Set<PosixFilePermission>> ownerOnly = PosixFilePermissions.asFileAttribute(
+        Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE));
     Path tmp = null;
     FileChannel ch = null;
     // Not Files.createTempFile: its random name comes from SecureRandom, whose first use
@@ -179,7 +183,7 @@ final class ExtractionDir {
     for (int attempt = 0; ch == null; attempt++) {
       tmp = dir.resolve(name + "." + Long.toHexString(System.nanoTime()) + "-" + attempt + ".tmp");
       try {
-        ch = FileChannel.open(tmp, NEW_FILE, OWNER_ONLY);
+        ch = FileChannel.open(tmp, newFile, ownerOnly);
       } catch (FileAlreadyExistsException e) {
         if (attempt >= 100) {
           throw e;
@@ -195,7 +199,8 @@ final class ExtractionDir {
         }
         c.force(true);
       }
-      Files.setPosixFilePermissions(tmp, READABLE);
+      Files.setPosixFilePermissions(tmp, Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
+          PosixFilePermission.GROUP_READ, PosixFilePermission.OTHERS_READ));
       ok = true;
       return tmp;
     } finally {
@@ -205,34 +210,34 @@ final class ExtractionDir {
     }
   }
 
-  private static final Set<StandardOpenOption> NEW_FILE = EnumSet.of(StandardOpenOption.CREATE_NEW,
-      StandardOpenOption.WRITE);
-  /** rw------- while it is written, as Files.createTempFile makes it; rw-r--r-- once complete. */
-  private static final FileAttribute<Set<PosixFilePermission>> OWNER_ONLY = PosixFilePermissions.asFileAttribute(
-      EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE));
-  private static final Set<PosixFilePermission> READABLE = EnumSet.of(PosixFilePermission.OWNER_READ,
-      PosixFilePermission.OWNER_WRITE, PosixFilePermission.GROUP_READ, PosixFilePermission.OTHERS_READ);
-
-  /** Removes temporary files a crashed JVM left behind. */
+  /**
+   * Removes temporary files a crashed JVM left behind. Listed by File.list and the names
+   * compared by hand: a glob compiles to a regular expression, and a DirectoryStream spins a
+   * lambda on recent JDKs, both at a start that extracts.
+   */
   private static void sweep(Path dir) {
     long old = System.currentTimeMillis() - STALE_TEMP_MILLIS;
-    // Names compared by hand, not by a glob: a glob compiles to a regular expression.
-    try (DirectoryStream<Path> s = Files.newDirectoryStream(dir)) {
-      for (Path p : s) {
-        String n = p.getFileName().toString();
-        if (!n.startsWith(LIB_PREFIX) || !n.endsWith(".tmp")) {
-          continue;
-        }
-        try {
-          if (Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toMillis() < old) {
-            Files.deleteIfExists(p);
-          }
-        } catch (IOException | RuntimeException ignored) {
-          // another JVM swept it first, or it is not ours to remove
-        }
+    String[] names;
+    try {
+      names = dir.toFile().list();
+    } catch (RuntimeException e) {
+      return; // sweeping is a courtesy
+    }
+    if (names == null) {
+      return;
+    }
+    for (String n : names) {
+      if (!n.startsWith(LIB_PREFIX) || !n.endsWith(".tmp")) {
+        continue;
       }
-    } catch (IOException | RuntimeException ignored) {
-      // sweeping is a courtesy
+      Path p = dir.resolve(n);
+      try {
+        if (Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toMillis() < old) {
+          Files.deleteIfExists(p);
+        }
+      } catch (IOException | RuntimeException ignored) {
+        // another JVM swept it first, or it is not ours to remove
+      }
     }
   }
 

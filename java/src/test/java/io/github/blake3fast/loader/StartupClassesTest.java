@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -73,6 +74,83 @@ class StartupClassesTest {
     assertLeanStart(loaded(j));
   }
 
+  /**
+   * On the newest JDK, where none of this is the JDK's own doing, the three starts spin no class
+   * at all (no lambda, method-handle form or reflection accessor): on JDK 17 the byte-array
+   * VarHandles of the kernels still spin the JDK's own lambda.
+   */
+  @Test
+  void onJdk24AndLaterNothingIsSpun() throws IOException {
+    String java = newestJdk();
+    Fixture.library();
+    List<Jvm> runs = new ArrayList<>();
+    for (String engine : new String[] {"true", "false"}) {
+      Jvm j = jvm("jdk25-" + engine);
+      j.java = java;
+      j.opt("--enable-native-access=ALL-UNNAMED", "-Dblake3.native=" + engine);
+      firstHash(j, engine.equals("true") ? null : "java (native disabled by -Dblake3.native=false)");
+      runs.add(j);
+    }
+    Jvm b = jvm("jdk25-b3sum");
+    b.java = java;
+    b.opt("--enable-native-access=ALL-UNNAMED");
+    Path file = b.work.resolve("small");
+    Files.write(file, new byte[] {1, 2, 3});
+    b.main = "io.github.blake3fast.cli.B3sum";
+    b.args(file.toString());
+    Result r = b.run();
+    assertEquals(HASH_123 + "  " + file + "\n", r.out, r::toString);
+    runs.add(b);
+    Jvm nothing = jvm("jdk25-nothing");
+    nothing.java = java;
+    nothing.main = FirstHash.class.getName();
+    nothing.args("nothing");
+    assertEquals(0, nothing.run().exit);
+    List<String> jvmsOwn = spun(nothing);
+    for (Jvm j : runs) {
+      assertLeanStart(loaded(j));
+      List<String> ours = spun(j);
+      ours.removeAll(jvmsOwn);
+      assertEquals(List.of(), ours, "classes spun at start-up on " + java + " in " + j.work);
+    }
+  }
+
+  /**
+   * Lambda proxies and method-handle forms the child made (not mapped from the JDK's archive),
+   * named without their addresses.
+   */
+  private static List<String> spun(Jvm j) throws IOException {
+    List<String> spun = new ArrayList<>();
+    for (String name : loaded(j, false)) {
+      if (name.contains("$$Lambda") || name.contains("LambdaForm$")) {
+        int at = name.indexOf("/0x");
+        spun.add(at < 0 ? name : name.substring(0, at));
+      }
+    }
+    return spun;
+  }
+
+  /** A JDK 24 or later: -Dblake3.test.jdk25, this one, or Temurin 25; else the test is skipped. */
+  private static String newestJdk() {
+    List<String> homes = new ArrayList<>();
+    String given = System.getProperty("blake3.test.jdk25");
+    if (given != null) {
+      homes.add(given);
+    }
+    if (Runtime.version().feature() >= 24) {
+      homes.add(System.getProperty("java.home"));
+    }
+    homes.add("/usr/lib/jvm/temurin-25-jdk-amd64");
+    for (String home : homes) {
+      Path bin = Path.of(home, "bin", "java");
+      if (Files.isExecutable(bin)) {
+        return bin.toString();
+      }
+    }
+    Assumptions.assumeTrue(false, "SKIPPED: no JDK 24+ found (tried " + homes + "; set -Dblake3.test.jdk25=JAVA_HOME)");
+    return null;
+  }
+
   /** BLAKE3 of the bytes 1, 2, 3. */
   private static final String HASH_123 = "b177ec1bf26dfb3b7010d473e6d44713b29b765b99c6e60ecbfae742de496543";
 
@@ -104,16 +182,22 @@ class StartupClassesTest {
 
   /** The names of the classes the child loaded, in order. */
   private static List<String> loaded(Jvm j) throws IOException {
+    List<String> names = loaded(j, true);
+    assertTrue(names.contains(OURS + "Blake3"), "the class-load log lists the library: " + names);
+    return names;
+  }
+
+  /** The classes the child loaded, or only those it did not map from a CDS archive. */
+  private static List<String> loaded(Jvm j, boolean archivedToo) throws IOException {
     List<String> names = new ArrayList<>();
     for (String line : Files.readAllLines(log(j), StandardCharsets.UTF_8)) {
       int at = line.indexOf("[class,load] ");
-      if (at >= 0) {
+      if (at >= 0 && (archivedToo || !line.contains("source: shared objects file"))) {
         String rest = line.substring(at + "[class,load] ".length());
         int end = rest.indexOf(' ');
         names.add(end < 0 ? rest : rest.substring(0, end));
       }
     }
-    assertTrue(names.contains(OURS + "Blake3"), "the class-load log lists the library: " + names);
     return names;
   }
 
