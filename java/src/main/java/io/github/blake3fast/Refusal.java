@@ -46,7 +46,7 @@ final class Refusal extends Exception {
   /**
    * Not a failure: the user or the platform chose the Java engine. Not logged, only said by
    * {@link Blake3#implementation()}: the first call to System.getLogger initialises the logging
-   * framework, which would cost more than the rest of a Java-engine start together
+   * framework, several times what choosing the Java engine otherwise costs
    * (bench/results/startup.md).
    */
   static Refusal chosen(String reason) {
