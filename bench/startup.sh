@@ -9,8 +9,8 @@
 # a 6-byte file against an empty main run with the very flags and archive the launcher uses
 # (B3SUM_SHOW_COMMAND=1), and against Debian's /usr/bin/b3sum when it is there. The order of
 # the commands is reversed every other round, so that a machine whose load drifts does not
-# favour one of them; the table gives the median of the rounds' medians, and each command's
-# difference to the empty main of its group. Needs the jar (mvn -B -q -pl java -DskipTests
+# favour one of them; the table gives the median of the rounds' medians (wall) and of their
+# mean user+system times (CPU), and each command's difference to the empty main of its group. Needs the jar (mvn -B -q -pl java -DskipTests
 # package) and python3 to read hyperfine's JSON.
 set -euo pipefail
 
@@ -96,7 +96,8 @@ EOF
 }
 
 echo "startup.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $runs runs x $rounds rounds"
-echo "median wall time (difference to the empty main), median user+system CPU time, each round's median"
+echo "wall: median of the rounds' medians; CPU: user+system, median of the rounds' means; (difference to"
+echo "the group's first command); then each round's median wall time"
 n=0
 for java in $JAVAS; do
   n=$((n + 1))

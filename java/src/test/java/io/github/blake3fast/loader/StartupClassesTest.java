@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
  * cost that creeps back shows as a failure, with no timing (bench/results/startup.md has the
  * figures): the first hash, native or Java engine, and {@code b3sum} on a small file initialise
  * no logging framework, no JCA provider, no management beans, no regular expression, formatter or
- * stream; and no class of ours that they load bootstraps a lambda or an invokedynamic string
- * concatenation, each of which spins classes at its first use.
+ * stream; no class of ours that they load bootstraps a lambda or an invokedynamic string
+ * concatenation, each of which spins classes at its first use; and on JDK 24+, where the JDK's
+ * own classes leave it possible, nothing is spun at all.
  */
 @Tag("loader")
 class StartupClassesTest {
@@ -75,9 +76,9 @@ class StartupClassesTest {
   }
 
   /**
-   * On the newest JDK, where none of this is the JDK's own doing, the three starts spin no class
-   * at all (no lambda, method-handle form or reflection accessor): on JDK 17 the byte-array
-   * VarHandles of the kernels still spin the JDK's own lambda.
+   * On JDK 24 and later the three starts spin no class (lambda proxy or method-handle form, as
+   * reflection makes too) beyond those an empty main spins by itself. Not so on JDK 17, where the
+   * kernels' byte-array VarHandles spin the JDK's own lambda (bench/results/startup.md).
    */
   @Test
   void onJdk24AndLaterNothingIsSpun() throws IOException {
