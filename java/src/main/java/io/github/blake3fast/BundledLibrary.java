@@ -4,10 +4,15 @@ import static io.github.blake3fast.Refusal.chosen;
 import static io.github.blake3fast.Refusal.fatal;
 import static io.github.blake3fast.Refusal.warn;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URISyntaxException;
 import java.net.URL;
 import java.net.URLConnection;
+import java.security.CodeSource;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /** The library the jar carries for this JVM's platform, checked before anything runs it. */
 final class BundledLibrary {
@@ -35,6 +40,10 @@ final class BundledLibrary {
    */
   private static byte[] readResource(String resource) throws Refusal {
     try {
+      byte[] direct = fromOwnJarFile(resource);
+      if (direct != null) {
+        return direct;
+      }
       URL self = BundledLibrary.class.getResource("BundledLibrary.class");
       String cls = BundledLibrary.class.getName().replace('.', '/') + ".class";
       if (self != null && self.toString().endsWith(cls)) {
@@ -52,6 +61,39 @@ final class BundledLibrary {
       }
     } catch (IOException | RuntimeException e) {
       throw fatal("cannot read " + resource + " from the jar: " + e);
+    }
+  }
+
+  /**
+   * The entry read straight from the jar file this class was loaded from, or null when this
+   * class did not come from a jar file on disk or the jar lacks the entry (the URL route above
+   * then decides). A ZipFile of the same file shares the class loader's open one and loads no
+   * class, where the first jar: URL loads the URL protocol handlers: milliseconds of a start
+   * (bench/results/startup.md).
+   */
+  private static byte[] fromOwnJarFile(String resource) throws IOException {
+    File jar;
+    try {
+      CodeSource source = BundledLibrary.class.getProtectionDomain().getCodeSource();
+      URL where = source == null ? null : source.getLocation();
+      if (where == null || !"file".equals(where.getProtocol()) || !where.getPath().endsWith(".jar")) {
+        return null;
+      }
+      jar = new File(where.toURI());
+    } catch (SecurityException | URISyntaxException | IllegalArgumentException e) {
+      return null;
+    }
+    if (!jar.isFile()) {
+      return null;
+    }
+    try (ZipFile zip = new ZipFile(jar)) {
+      ZipEntry entry = zip.getEntry(resource);
+      if (entry == null || entry.isDirectory()) {
+        return null;
+      }
+      try (InputStream in = zip.getInputStream(entry)) {
+        return in.readAllBytes();
+      }
     }
   }
 }

@@ -3,6 +3,7 @@ package io.github.blake3fast;
 import static io.github.blake3fast.Refusal.fatal;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Refuses, before anything runs it, a library file that dlopen would refuse or that is not a
@@ -108,16 +109,33 @@ final class ElfCheck {
    * these classes.
    */
   static void checkOurs(byte[] lib, String what) throws Refusal {
-    byte[] mark = NativeLoader.PROP_JNI_CLASS.getBytes(StandardCharsets.US_ASCII);
-    outer:
-    for (int i = 0; i + mark.length <= lib.length; i++) {
-      for (int j = 0; j < mark.length; j++) {
-        if (lib[i + j] != mark[j]) {
-          continue outer;
-        }
-      }
+    if (contains(lib, NativeLoader.PROP_JNI_CLASS.getBytes(StandardCharsets.US_ASCII))) {
       return;
     }
     throw fatal(what + " is not a blake3-fast library (it lacks the " + NativeLoader.PROP_JNI_CLASS + " handshake of our JNI_OnLoad)");
+  }
+
+  /**
+   * Whether {@code mark} occurs in {@code b}. Boyer-Moore-Horspool: the loader runs this once
+   * per start over the whole library, in the interpreter, where a byte-by-byte scan cost
+   * milliseconds; skipping up to the mark's length at a time looks at a small part of it.
+   */
+  static boolean contains(byte[] b, byte[] mark) {
+    int m = mark.length;
+    int[] shift = new int[256];
+    Arrays.fill(shift, m);
+    for (int i = 0; i < m - 1; i++) {
+      shift[mark[i] & 0xff] = m - 1 - i;
+    }
+    for (int at = 0; at + m <= b.length; at += shift[b[at + m - 1] & 0xff]) {
+      int j = m - 1;
+      while (j >= 0 && b[at + j] == mark[j]) {
+        j--;
+      }
+      if (j < 0) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -10,7 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -19,12 +19,15 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.zip.Adler32;
 import java.util.zip.CRC32;
-import java.util.zip.CRC32C;
 
 /**
  * The directories the library is extracted to: which ones, in order ({@link #locations}); each
@@ -165,17 +168,39 @@ final class ExtractionDir {
 
   /** A new file dir/name.NNN.tmp holding lib, on disk (fsync) before it is renamed or loaded. */
   private static Path writeTemp(Path dir, String name, byte[] lib) throws IOException {
-    Path tmp = Files.createTempFile(dir, name + ".", ".tmp");
+    // Set.of, not EnumSet (nor PosixFilePermissions.fromString, which makes one): from JDK 18 the
+    // first EnumSet of an enum reads its constants by reflection, which spins classes.
+    Set<StandardOpenOption> newFile = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    // rw------- while it is written, as Files.createTempFile makes it; rw-r--r-- once complete.
+    FileAttribute<Set<PosixFilePermission>> ownerOnly = PosixFilePermissions.asFileAttribute(
+        Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE));
+    Path tmp = null;
+    FileChannel ch = null;
+    // Not Files.createTempFile: its random name comes from SecureRandom, whose first use
+    // initialises the JCA providers (milliseconds of a first start, bench/results/startup.md).
+    // The directory is private, so the name needs to be unique, not unguessable: the clock,
+    // and the exclusive create tries again on the rare clash with another JVM.
+    for (int attempt = 0; ch == null; attempt++) {
+      tmp = dir.resolve(name + "." + Long.toHexString(System.nanoTime()) + "-" + attempt + ".tmp");
+      try {
+        ch = FileChannel.open(tmp, newFile, ownerOnly);
+      } catch (FileAlreadyExistsException e) {
+        if (attempt >= 100) {
+          throw e;
+        }
+      }
+    }
     boolean ok = false;
     try {
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+      try (FileChannel c = ch) {
         ByteBuffer b = ByteBuffer.wrap(lib);
         while (b.hasRemaining()) {
-          ch.write(b);
+          c.write(b);
         }
-        ch.force(true);
+        c.force(true);
       }
-      Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
+      Files.setPosixFilePermissions(tmp, Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
+          PosixFilePermission.GROUP_READ, PosixFilePermission.OTHERS_READ));
       ok = true;
       return tmp;
     } finally {
@@ -185,21 +210,34 @@ final class ExtractionDir {
     }
   }
 
-  /** Removes temporary files a crashed JVM left behind. */
+  /**
+   * Removes temporary files a crashed JVM left behind. Listed by File.list and the names
+   * compared by hand: a glob compiles to a regular expression, and a DirectoryStream spins a
+   * lambda on recent JDKs, both at a start that extracts.
+   */
   private static void sweep(Path dir) {
     long old = System.currentTimeMillis() - STALE_TEMP_MILLIS;
-    try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, LIB_PREFIX + "*.tmp")) {
-      for (Path p : s) {
-        try {
-          if (Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toMillis() < old) {
-            Files.deleteIfExists(p);
-          }
-        } catch (IOException | RuntimeException ignored) {
-          // another JVM swept it first, or it is not ours to remove
-        }
+    String[] names;
+    try {
+      names = dir.toFile().list();
+    } catch (RuntimeException e) {
+      return; // sweeping is a courtesy
+    }
+    if (names == null) {
+      return;
+    }
+    for (String n : names) {
+      if (!n.startsWith(LIB_PREFIX) || !n.endsWith(".tmp")) {
+        continue;
       }
-    } catch (IOException | RuntimeException ignored) {
-      // sweeping is a courtesy
+      Path p = dir.resolve(n);
+      try {
+        if (Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toMillis() < old) {
+          Files.deleteIfExists(p);
+        }
+      } catch (IOException | RuntimeException ignored) {
+        // another JVM swept it first, or it is not ours to remove
+      }
     }
   }
 
@@ -240,17 +278,17 @@ final class ExtractionDir {
   }
 
   /**
-   * 16 hex digits that tell library builds apart: CRC-32C and CRC-32 of the bytes. Both are
-   * intrinsics and load nothing, where a cold SHA-256 would pull in the JCA providers at
-   * start-up (bench/results/decisions.md). The name only separates versions: the whole content
-   * is compared byte for byte before a file is used, and the directory is writable by its owner
-   * alone.
+   * 16 hex digits that tell library builds apart: Adler-32 and CRC-32 of the bytes. Both run in
+   * the JVM's native code even before anything is compiled, where a cold SHA-256 would pull in
+   * the JCA providers and CRC-32C runs as interpreted Java at start-up (bench/results/decisions.md,
+   * bench/results/startup.md). The name only separates versions: the whole content is compared
+   * byte for byte before a file is used, and the directory is writable by its owner alone.
    */
   static String contentId(byte[] lib) {
-    CRC32C c = new CRC32C();
+    Adler32 a = new Adler32();
+    a.update(lib, 0, lib.length);
+    CRC32 c = new CRC32();
     c.update(lib, 0, lib.length);
-    CRC32 d = new CRC32();
-    d.update(lib, 0, lib.length);
-    return Long.toHexString(1L << 32 | c.getValue()).substring(1) + Long.toHexString(1L << 32 | d.getValue()).substring(1);
+    return Long.toHexString(1L << 32 | a.getValue()).substring(1) + Long.toHexString(1L << 32 | c.getValue()).substring(1);
   }
 }

@@ -106,9 +106,12 @@ final class NativeLoader {
     }
   }
 
+  /** The Java engine, with the reason; logged at {@code level} unless that is null. */
   private static Choice javaBecause(Level level, String reason) {
     String description = "java (" + reason + ")";
-    log(level, "blake3-fast: using the Java engine: " + reason);
+    if (level != null) {
+      log(level, "blake3-fast: using the Java engine: " + reason);
+    }
     return new Choice(JavaKernel.INSTANCE, description);
   }
 

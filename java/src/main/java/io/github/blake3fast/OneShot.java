@@ -9,8 +9,16 @@ package io.github.blake3fast;
 final class OneShot {
   private OneShot() {}
 
-  /** Longer inputs reuse a per-thread tree state instead of allocating one. */
-  private static final ThreadLocal<TreeState[]> STATE = ThreadLocal.withInitial(() -> new TreeState[1]);
+  /**
+   * Longer inputs reuse a per-thread tree state instead of allocating one. A subclass, not
+   * withInitial and a lambda: the first lambda of a JVM costs milliseconds of start-up.
+   */
+  private static final ThreadLocal<TreeState[]> STATE = new ThreadLocal<TreeState[]>() {
+    @Override
+    protected TreeState[] initialValue() {
+      return new TreeState[1];
+    }
+  };
 
   /** {@code outLen} bytes of the root output of {@code in[off, off + len)}, from position 0. */
   static void hash(Kernel kernel, byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff,

@@ -5,7 +5,7 @@ import java.lang.System.Logger.Level;
 /**
  * Why native code does not run, as the loader's steps report it to {@link NativeLoader#choose()}.
  * {@code elsewhere}: another location might still work; {@code refused}: native code was wanted
- * and failed (said as "native refused: ...").
+ * and failed (said as "native refused: ..."); {@code level}: how it is logged, null for not at all.
  */
 final class Refusal extends Exception {
   private static final long serialVersionUID = 1L;
@@ -43,8 +43,13 @@ final class Refusal extends Exception {
     return new Refusal(Level.WARNING, false, false, false, reason);
   }
 
-  /** Not a failure: the user or the platform chose the Java engine. */
+  /**
+   * Not a failure: the user or the platform chose the Java engine. Not logged, only said by
+   * {@link Blake3#implementation()}: the first call to System.getLogger initialises the logging
+   * framework, several times what choosing the Java engine otherwise costs
+   * (bench/results/startup.md).
+   */
   static Refusal chosen(String reason) {
-    return new Refusal(Level.DEBUG, false, false, false, reason);
+    return new Refusal(null, false, false, false, reason);
   }
 }

@@ -96,8 +96,12 @@ final class TrustedPaths {
         throw new NotDirectoryException(existing.toString()); // cannot be created: said as such
       }
       checkAncestors(base, false);
-      Files.createDirectories(base.resolve(existing.relativize(abs)),
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+      // rwxr-xr-x, as a Set.of: fromString makes an EnumSet, whose first use reads the enum's
+      // constants by reflection on JDK 18 and later, spinning classes at a first start.
+      Files.createDirectories(base.resolve(existing.relativize(abs)), PosixFilePermissions.asFileAttribute(Set.of(
+          PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE,
+          PosixFilePermission.GROUP_READ, PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.OTHERS_READ,
+          PosixFilePermission.OTHERS_EXECUTE)));
     }
     Path real = abs.toRealPath();
     if (real.getParent() != null) {

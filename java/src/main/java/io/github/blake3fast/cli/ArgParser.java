@@ -1,7 +1,7 @@
 package io.github.blake3fast.cli;
 
 import java.util.ArrayList;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -44,9 +44,11 @@ final class ArgParser {
     CliArg.KEYED, CliArg.DERIVE_KEY, CliArg.LENGTH, CliArg.RAW, CliArg.NO_NAMES, CliArg.TAG
   };
 
-  private final Map<CliArg, Integer> count = new EnumMap<>(CliArg.class);
+  // HashMaps, not EnumMaps: from JDK 18 an EnumMap reads the enum's constants by reflection,
+  // which spins classes at a JVM's start (bench/results/startup.md).
+  private final Map<CliArg, Integer> count = new HashMap<>();
   private final Set<CliArg> used = new LinkedHashSet<>();
-  private final Map<CliArg, String> values = new EnumMap<>(CliArg.class);
+  private final Map<CliArg, String> values = new HashMap<>();
   private final List<String> files = new ArrayList<>();
   /** The first option that was followed by another argument instead of its value. */
   private CliArg valueMissing;

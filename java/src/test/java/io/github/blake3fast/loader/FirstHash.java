@@ -1,0 +1,22 @@
+package io.github.blake3fast.loader;
+
+import io.github.blake3fast.Blake3;
+
+/**
+ * The main StartupClassesTest runs in a child JVM: the first use of the library, a hash of
+ * three bytes and nothing else; or, given the argument "nothing", nothing at all (what the JVM
+ * does by itself). No string concatenation, lambda or reflection here, so that every class
+ * spun or loaded beyond that is the library's doing.
+ */
+public final class FirstHash {
+  private FirstHash() {}
+
+  public static void main(String[] args) {
+    if (args.length > 0 && args[0].equals("nothing")) {
+      return;
+    }
+    byte[] h = Blake3.hash(new byte[] {1, 2, 3});
+    System.out.println(Blake3.implementation());
+    System.out.println(Blake3.toHex(h));
+  }
+}
