@@ -26,7 +26,7 @@ class JavaPathsTest {
   void theForcedPathsAreTheOnesAsked() {
     assertTrue(JavaKernel.LANES.usesLanes());
     assertFalse(JavaKernel.ONE_CHUNK.usesLanes());
-    assertEquals(LaneRule.lanesWin(), JavaKernel.INSTANCE.usesLanes());
+    assertEquals(LaneRule.lanesWin(), JavaKernel.INSTANCE.usesLanes(), "the library's kernel follows the rule");
   }
 
   @Test

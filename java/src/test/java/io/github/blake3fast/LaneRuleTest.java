@@ -2,74 +2,83 @@ package io.github.blake3fast;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** What the Java kernel's lane rule picks for given JIT settings, and that it reads this JVM's. */
+/**
+ * What the Java kernel's lane rule picks for given JVM options, and, in JVMs started with them,
+ * that it agrees with the JIT flags HotSpot itself reports (which the library does not read:
+ * see {@link LaneRule}).
+ */
 class LaneRuleTest {
-  /** UseCompiler, TieredCompilation, TieredStopAtLevel, UseSuperWord, MaxVectorSize. */
-  private static boolean lanes(String... values) {
-    return LaneRule.lanesWin(values);
+  private static boolean lanes(String arch, String... options) {
+    return LaneRule.lanesWin(arch, List.of(options));
   }
 
   @Test
-  void lanesWhereC2VectorizesFourLanesOrMore() {
-    assertTrue(lanes("true", "true", "4", "true", "64"), "AVX-512");
-    assertTrue(lanes("true", "true", "4", "true", "32"), "AVX2");
-    assertTrue(lanes("true", "true", "4", "true", "16"), "SSE, NEON");
-    assertTrue(lanes("true", "false", "4", "true", "32"), "C2 alone, no tiers");
-    assertTrue(lanes("true", "false", "1", "true", "32"), "the stop level counts only with tiers");
+  void lanesByDefaultWhereC2VectorizesSixteenBytes() {
+    assertTrue(lanes("amd64"));
+    assertTrue(lanes("aarch64", "-Xmx1g", "-cp", "x.jar", "Main"));
+    assertTrue(lanes("amd64", "-XX:UseAVX=0"), "SSE2: 16-byte vectors");
+    assertTrue(lanes("amd64", "-XX:MaxVectorSize=16"));
+    assertTrue(lanes("amd64", "-XX:-TieredCompilation", "-XX:TieredStopAtLevel=1"), "C2 alone, no tiers");
+    assertTrue(lanes("amd64", "-XX:-UseSuperWord", "-XX:+UseSuperWord"), "the last one wins");
+    assertTrue(lanes("amd64", "-Xint", "-Xmixed"), "the last one wins");
   }
 
   @Test
   void oneChunkWhereTheLoopsWouldRunOneLaneAtATime() {
-    assertFalse(lanes("true", "true", "4", "false", "64"), "-XX:-UseSuperWord");
-    assertFalse(lanes("true", "true", "4", "true", "8"), "8-byte vectors");
-    assertFalse(lanes("true", "true", "4", "true", "0"), "no vectors");
-    assertFalse(lanes("true", "true", "1", "true", "64"), "C1 only");
-    assertFalse(lanes("true", "true", "3", "true", "64"), "C1 with profiling only");
-    assertFalse(lanes("false", "true", "4", "true", "64"), "-Xint");
+    assertFalse(lanes("amd64", "-XX:-UseSuperWord"));
+    assertFalse(lanes("amd64", "-XX:MaxVectorSize=8"));
+    assertFalse(lanes("amd64", "-XX:UseSSE=1"));
+    assertFalse(lanes("amd64", "-XX:TieredStopAtLevel=1"), "C1 only");
+    assertFalse(lanes("amd64", "-XX:TieredStopAtLevel=3"), "C1 with profiling only");
+    assertFalse(lanes("amd64", "-Xint"));
+    assertFalse(lanes("amd64", "-XX:-UseCompiler"));
+    assertFalse(lanes("amd64", "-XX:+UseJVMCICompiler"), "another JIT");
+    assertFalse(lanes("amd64", "-XX:+UseSuperWord", "-XX:-UseSuperWord"), "the last one wins");
   }
 
   @Test
-  void oneChunkWhereTheFlagsCannotBeRead() {
-    assertFalse(lanes(null, null, null, null, null), "not HotSpot, or no jdk.management");
-    assertFalse(lanes("true", "true", "4", null, "64"), "no UseSuperWord flag");
-    assertFalse(lanes("true", "true", "4", "true", null), "no MaxVectorSize flag");
-    assertFalse(lanes("true", "true", "4", "true", "wide"), "a value that is no number");
+  void oneChunkWhereTheRuleCannotTell() {
+    assertFalse(lanes("riscv64"), "another architecture");
+    assertFalse(lanes("ppc64le"));
+    assertFalse(lanes("amd64", "-XX:Flags=.hotspotrc"), "options in a file the JVM reads itself");
+    assertFalse(lanes("amd64", "-XX:VMOptionsFile=jvm.options"));
+    assertFalse(lanes("amd64", "@argfile"));
+    assertFalse(lanes("amd64", "-XX:MaxVectorSize=32k"), "a value that is no plain number");
   }
 
+  /**
+   * In JVMs started with each option set, the rule (read from the options) and HotSpot's own
+   * flags agree, so the defaults the rule assumes hold on this machine, and the library's Java
+   * kernel uses what the rule says.
+   */
   @Test
-  void thisJvmsFlagsAreRead() {
+  void theRuleAgreesWithHotSpotsFlagsInJvmsStartedWithThem() throws IOException, InterruptedException {
     assumeTrue(hotSpot(), "SKIPPED: not HotSpot: " + System.getProperty("java.vm.name"));
-    String[] values = LaneRule.flags();
-    for (int i = 0; i < values.length; i++) {
-      assertNotNull(values[i], LaneRule.FLAGS[i]);
+    String arch = System.getProperty("os.arch");
+    assumeTrue(arch.equals("amd64") || arch.equals("aarch64"), "SKIPPED: no lane rule for " + arch);
+    String[][] sets = {{}, {"-XX:-UseSuperWord"}, {"-XX:TieredStopAtLevel=1"}, {"-Xint"}, {"-XX:MaxVectorSize=8"},
+        {"-XX:-TieredCompilation"}};
+    for (String[] flags : sets) {
+      String out = child(flags);
+      boolean expected = lanes(arch, flags);
+      assertEquals("rule=" + expected + " flags=" + expected + " kernel=" + expected, out, String.join(" ", flags));
     }
-    assertEquals(LaneRule.lanesWin(values), LaneRule.lanesWin(), Arrays.toString(values));
   }
 
-  /** HotSpot names itself "Java HotSpot(TM) ..." in Oracle's builds, "OpenJDK ... Server VM" in others. */
   private static boolean hotSpot() {
     String vm = System.getProperty("java.vm.name", "");
     return vm.contains("HotSpot") || vm.startsWith("OpenJDK");
-  }
-
-  /** The rule as a JVM started with these flags applies it, end to end. */
-  @Test
-  void aJvmWithoutAutoVectorizationHashesOneChunkAtATime() throws IOException, InterruptedException {
-    assumeTrue(hotSpot(), "SKIPPED: not HotSpot: " + System.getProperty("java.vm.name"));
-    assertEquals("lanes=false", child("-XX:-UseSuperWord"));
-    assertEquals("lanes=false", child("-XX:TieredStopAtLevel=1"));
-    assertEquals("lanes=" + LaneRule.lanesWin(), child());
   }
 
   private static String child(String... flags) throws IOException, InterruptedException {
@@ -85,8 +94,17 @@ class LaneRuleTest {
     return out;
   }
 
-  /** The child's side of {@link #child}: what the library's Java kernel uses in that JVM. */
+  /**
+   * The child's side of {@link #child}: the rule, the same rule applied to the values of the JIT
+   * flags HotSpot reports, and what the library's Java kernel uses.
+   */
   public static void main(String[] args) {
-    System.out.println("lanes=" + JavaKernel.INSTANCE.usesLanes());
+    HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+    boolean c2 = vm.getVMOption("UseCompiler").getValue().equals("true")
+        && (vm.getVMOption("TieredCompilation").getValue().equals("false")
+            || Long.parseLong(vm.getVMOption("TieredStopAtLevel").getValue()) >= 4);
+    boolean flags = c2 && vm.getVMOption("UseSuperWord").getValue().equals("true")
+        && Long.parseLong(vm.getVMOption("MaxVectorSize").getValue()) >= LaneRule.MIN_VECTOR;
+    System.out.println("rule=" + LaneRule.lanesWin() + " flags=" + flags + " kernel=" + JavaKernel.INSTANCE.usesLanes());
   }
 }
