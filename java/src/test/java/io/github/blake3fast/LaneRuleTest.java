@@ -24,27 +24,32 @@ class LaneRuleTest {
   }
 
   @Test
-  void lanesByDefaultWhereC2VectorizesSixteenBytes() {
+  void lanesWhereC2VectorizesThemOrInlinesTheirGLoop() {
     assertTrue(lanes("amd64"));
     assertTrue(lanes("aarch64", "-Xmx1g", "-cp", "x.jar", "Main"));
     assertTrue(lanes("amd64", "-XX:UseAVX=0"), "SSE2: 16-byte vectors");
     assertTrue(lanes("amd64", "-XX:MaxVectorSize=16"));
-    assertTrue(lanes("amd64", "-XX:-TieredCompilation", "-XX:TieredStopAtLevel=1"), "C2 alone, no tiers");
-    assertTrue(lanes("amd64", "-XX:-UseSuperWord", "-XX:+UseSuperWord"), "the last one wins");
+    assertTrue(lanes("amd64", "-XX:-TieredCompilation"), "C2 alone, vectorizing");
+    assertTrue(lanes("amd64", "-XX:-TieredCompilation", "-XX:TieredStopAtLevel=1"), "the stop level needs tiers");
+    assertTrue(lanes("amd64", "-XX:-UseSuperWord"), "scalar lanes, the G loop inlined (tiered default)");
+    assertTrue(lanes("amd64", "-XX:-TieredCompilation", "-XX:-UseSuperWord", "-XX:InlineSmallCode=2500"));
+    assertTrue(lanes("amd64", "-XX:MaxVectorSize=8", "-XX:InlineSmallCode=1000", "-XX:InlineSmallCode=4000"),
+        "the last one wins");
     assertTrue(lanes("amd64", "-Xint", "-Xmixed"), "the last one wins");
   }
 
   @Test
-  void oneChunkWhereTheLoopsWouldRunOneLaneAtATime() {
-    assertFalse(lanes("amd64", "-XX:-UseSuperWord"));
-    assertFalse(lanes("amd64", "-XX:MaxVectorSize=8"));
-    assertFalse(lanes("amd64", "-XX:UseSSE=1"));
+  void oneChunkWhereTheLanesWouldLose() {
     assertFalse(lanes("amd64", "-XX:TieredStopAtLevel=1"), "C1 only");
     assertFalse(lanes("amd64", "-XX:TieredStopAtLevel=3"), "C1 with profiling only");
     assertFalse(lanes("amd64", "-Xint"));
     assertFalse(lanes("amd64", "-XX:-UseCompiler"));
     assertFalse(lanes("amd64", "-XX:+UseJVMCICompiler"), "another JIT");
-    assertFalse(lanes("amd64", "-XX:+UseSuperWord", "-XX:-UseSuperWord"), "the last one wins");
+    assertFalse(lanes("amd64", "-XX:-TieredCompilation", "-XX:-UseSuperWord"), "scalar, G not inlined (1000)");
+    assertFalse(lanes("amd64", "-XX:-UseSuperWord", "-XX:InlineSmallCode=1000"));
+    assertFalse(lanes("amd64", "-XX:MaxVectorSize=8", "-XX:InlineSmallCode=2499"));
+    assertFalse(lanes("amd64", "-XX:UseSSE=1", "-XX:-TieredCompilation"));
+    assertFalse(lanes("amd64", "-XX:-TieredCompilation", "-XX:+UseSuperWord", "-XX:-UseSuperWord"), "the last one wins");
   }
 
   @Test
@@ -54,7 +59,7 @@ class LaneRuleTest {
     assertFalse(lanes("amd64", "-XX:Flags=.hotspotrc"), "options in a file the JVM reads itself");
     assertFalse(lanes("amd64", "-XX:VMOptionsFile=jvm.options"));
     assertFalse(lanes("amd64", "@argfile"));
-    assertFalse(lanes("amd64", "-XX:MaxVectorSize=32k"), "a value that is no plain number");
+    assertFalse(lanes("amd64", "-XX:-UseSuperWord", "-XX:InlineSmallCode=2k"), "a value that is no plain number");
   }
 
   /**
@@ -67,8 +72,9 @@ class LaneRuleTest {
     assumeTrue(hotSpot(), "SKIPPED: not HotSpot: " + System.getProperty("java.vm.name"));
     String arch = System.getProperty("os.arch");
     assumeTrue(arch.equals("amd64") || arch.equals("aarch64"), "SKIPPED: no lane rule for " + arch);
-    String[][] sets = {{}, {"-XX:-UseSuperWord"}, {"-XX:TieredStopAtLevel=1"}, {"-Xint"}, {"-XX:MaxVectorSize=8"},
-        {"-XX:-TieredCompilation"}};
+    String[][] sets = {{}, {"-XX:-UseSuperWord"}, {"-XX:-TieredCompilation", "-XX:-UseSuperWord"},
+        {"-XX:-TieredCompilation"}, {"-XX:TieredStopAtLevel=1"}, {"-Xint"},
+        {"-XX:-UseSuperWord", "-XX:InlineSmallCode=1000"}, {"-XX:-TieredCompilation", "-XX:MaxVectorSize=8"}};
     for (String[] flags : sets) {
       String out = child(flags);
       boolean expected = lanes(arch, flags);
@@ -103,8 +109,10 @@ class LaneRuleTest {
     boolean c2 = vm.getVMOption("UseCompiler").getValue().equals("true")
         && (vm.getVMOption("TieredCompilation").getValue().equals("false")
             || Long.parseLong(vm.getVMOption("TieredStopAtLevel").getValue()) >= 4);
-    boolean flags = c2 && vm.getVMOption("UseSuperWord").getValue().equals("true")
+    boolean vectorized = vm.getVMOption("UseSuperWord").getValue().equals("true")
         && Long.parseLong(vm.getVMOption("MaxVectorSize").getValue()) >= LaneRule.MIN_VECTOR;
+    boolean inlined = Long.parseLong(vm.getVMOption("InlineSmallCode").getValue()) >= LaneRule.MIN_INLINE_SMALL_CODE;
+    boolean flags = c2 && (vectorized || inlined);
     System.out.println("rule=" + LaneRule.lanesWin() + " flags=" + flags + " kernel=" + JavaKernel.INSTANCE.usesLanes());
   }
 }
