@@ -36,8 +36,11 @@ IFS=';' read -r -a sets <<<"$FLAGS"
 for java in $JDKS; do
   for flags in "${sets[@]}"; do
     echo "== $("$java" -version 2>&1 | head -n 1) ${flags:-(defaults)}"
+    access=()
+    feature=$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p')
+    [ "${feature%%.*}" -ge 22 ] 2>/dev/null && access=(--enable-native-access=ALL-UNNAMED)
     # shellcheck disable=SC2086 # one set may hold several options
-    OFFICIAL_SO="$work/official.so" TIMING_JNI="$work/timing_jni.so" "$java" $flags -Dblake3.native=false \
+    OFFICIAL_SO="$work/official.so" TIMING_JNI="$work/timing_jni.so" "$java" "${access[@]}" $flags -Dblake3.native=false \
       -cp "$work/classes:$classes" io.github.blake3fast.JavaEngineTiming "$rounds" "$@"
   done
 done

@@ -4,9 +4,9 @@ import java.nio.ByteBuffer;
 
 /**
  * The pure-Java kernel: runs everywhere, and is the reference the native one is checked against.
- * Whole chunks take one of two paths: {@link JavaLanes}, many chunks side by side, which is fast
- * only where the JIT turns its loops into wide vector instructions, or one chunk at a time
- * through {@link Compress}. {@link LaneRule} says which from the JIT's configuration.
+ * Whole chunks take one of two paths: {@link JavaLanes}, many chunks side by side, which wins
+ * wherever C2 compiles its loops well, or one chunk at a time through {@link Compress}.
+ * {@link LaneRule} says which from the JIT's configuration.
  */
 final class JavaKernel implements Kernel {
   /** The kernel the library uses: the path {@link LaneRule} picks for this JVM. */

@@ -3,10 +3,10 @@ package io.github.blake3fast;
 /**
  * The Java kernel's many-chunk path: up to 64 chunks hashed side by side, one array element per
  * chunk ("lane") for each of the 16 state words. Every step of G is a loop over the lanes, a
- * shape C2 turns into SIMD instructions (SSE, AVX2, AVX-512, NEON) by itself; where it does not,
- * {@link LaneRule} keeps the kernel on the one-chunk path. Fewer than {@link #MIN_LANES} lanes
- * do not pay: the vector loop then runs mostly in its scalar pre- and post-loops (the threshold
- * comes from bench/results/java-engine.md). One instance per thread: its arrays are the work area.
+ * shape C2 turns into SIMD instructions (SSE, AVX2, AVX-512, NEON) by itself; {@link LaneRule}
+ * says where this path wins. Fewer than {@link #MIN_LANES} lanes do not pay: the vector loop then
+ * runs mostly in its scalar pre- and post-loops (the threshold comes from
+ * bench/results/java-engine.md). One instance per thread: its arrays are the work area.
  */
 final class JavaLanes {
   static final int MAX_LANES = 64;
