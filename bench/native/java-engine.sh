@@ -3,7 +3,8 @@
 # the official portable C, in one JVM per JDK and JIT setting, samples alternated
 # (JavaEngineTiming): one-shot, 64-byte updates, and each of the engine's two paths forced.
 # The settings approximate other CPUs on this one: -XX:UseAVX=2 (no 512-bit vectors, like an
-# AVX2-only CPU), =1, =0, -XX:MaxVectorSize=16/32, -XX:-UseSuperWord (no auto-vectorization).
+# AVX2-only CPU), =1, =0, -XX:MaxVectorSize=16/32, -XX:-UseSuperWord (no auto-vectorization),
+# the same without tiers (C2 alone), and C1 alone: the settings LaneRule tells apart.
 # JDKS (default: java on PATH, and Temurin 25 where installed) and FLAGS (';'-separated sets)
 # override. Needs java/target/classes (mvn -B -q -pl java -DskipTests package).
 set -euo pipefail
@@ -21,7 +22,7 @@ if [ -z "${JDKS:-}" ]; then
   JDKS=$(command -v java)
   [ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ] && JDKS+=" /usr/lib/jvm/temurin-25-jdk-amd64/bin/java"
 fi
-FLAGS=${FLAGS:-";-XX:UseAVX=2;-XX:UseAVX=1;-XX:UseAVX=0;-XX:MaxVectorSize=16;-XX:MaxVectorSize=32;-XX:-UseSuperWord"}
+FLAGS=${FLAGS:-";-XX:UseAVX=2;-XX:UseAVX=1;-XX:UseAVX=0;-XX:MaxVectorSize=16;-XX:MaxVectorSize=32;-XX:-UseSuperWord;-XX:-TieredCompilation -XX:-UseSuperWord;-XX:TieredStopAtLevel=1"}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/blake3-jengine.XXXXXX")
 trap 'rm -rf "$work"' EXIT
