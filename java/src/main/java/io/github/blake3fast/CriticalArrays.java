@@ -79,8 +79,11 @@ final class CriticalArrays {
     return collector.equals("Shenandoah") || (feature >= 22 && collector.equals("G1"));
   }
 
-  /** JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS, the command line, _JAVA_OPTIONS: the JVM's order. */
-  private static List<String> jvmOptions() throws IOException {
+  /**
+   * JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS, the command line, _JAVA_OPTIONS: the JVM's order (also
+   * read by {@link LaneRule}).
+   */
+  static List<String> jvmOptions() throws IOException {
     List<String> all = new ArrayList<>();
     addWords(all, System.getenv("JAVA_TOOL_OPTIONS"));
     addWords(all, System.getenv("JDK_JAVA_OPTIONS"));

@@ -2,11 +2,31 @@ package io.github.blake3fast;
 
 import java.nio.ByteBuffer;
 
-/** The pure-Java kernel: runs everywhere, and is the reference the native one is checked against. */
+/**
+ * The pure-Java kernel: runs everywhere, and is the reference the native one is checked against.
+ * Whole chunks take one of two paths: {@link JavaLanes}, many chunks side by side, which wins
+ * wherever C2 compiles its loops well, or one chunk at a time through {@link Compress}.
+ * {@link LaneRule} says which from the JIT's configuration.
+ */
 final class JavaKernel implements Kernel {
-  static final JavaKernel INSTANCE = new JavaKernel();
+  /** The kernel the library uses: the path {@link LaneRule} picks for this JVM. */
+  static final JavaKernel INSTANCE = new JavaKernel(Path.BY_RULE);
+  /** Each path forced, whatever the rule says: both are tested on every machine. */
+  static final JavaKernel LANES = new JavaKernel(Path.LANES);
+  static final JavaKernel ONE_CHUNK = new JavaKernel(Path.ONE_CHUNK);
 
-  private JavaKernel() {}
+  enum Path { BY_RULE, LANES, ONE_CHUNK }
+
+  private final Path path;
+
+  private JavaKernel(Path path) {
+    this.path = path;
+  }
+
+  /** Whether runs of whole chunks go through {@link JavaLanes}. */
+  boolean usesLanes() {
+    return path == Path.BY_RULE ? LaneRule.lanesWin() : path == Path.LANES;
+  }
 
   @Override
   public String name() {
@@ -20,34 +40,37 @@ final class JavaKernel implements Kernel {
 
   @Override
   public int hashSubtrees(byte[] in, int off, int len, int[] key, long counter, int flags, int[] cvs, int cvsOff) {
+    int total = len / Spec.CHUNK_LEN;
+    // Chunks are hashed in runs of up to MAX_LANES that may cross subtree boundaries (so that
+    // a short input still fills the lanes); each chunk's value then goes on the small stack of
+    // its subtree, which starts at that subtree's own slot.
     int count = 0;
-    long left = len / Spec.CHUNK_LEN;
-    while (left > 0) {
-      long n = Spec.subtreeChunks(counter, left);
-      int base = cvsOff + 8 * count;
-      // Hash the subtree's chunks left to right onto a small stack that starts at its own slot.
-      int depth = 0;
-      for (long j = 0; j < n; ) {
-        int k = (int) Math.min(n - j, JavaLanes.MAX_LANES);
-        if (k >= JavaLanes.MIN_LANES) {
-          JavaLanes lanes = JavaLanes.get();
-          lanes.hashChunks(in, off, k, key, counter + j, flags);
-          for (int i = 0; i < k; i++) {
-            lanes.chainingValue(i, cvs, base + 8 * depth);
-            depth = merge(cvs, base, depth + 1, j + i + 1, key, flags);
-          }
-        } else {
-          for (int i = 0; i < k; i++) {
-            hashChunk(in, off + i * Spec.CHUNK_LEN, key, counter + j + i, flags, cvs, base + 8 * depth);
-            depth = merge(cvs, base, depth + 1, j + i + 1, key, flags);
-          }
-        }
-        off += k * Spec.CHUNK_LEN;
-        j += k;
+    long subtree = Spec.subtreeChunks(counter, total);
+    long done = 0;
+    int depth = 0;
+    for (int c = 0; c < total; ) {
+      int k = Math.min(total - c, JavaLanes.MAX_LANES);
+      JavaLanes lanes = k >= JavaLanes.MIN_LANES && usesLanes() ? JavaLanes.get() : null;
+      if (lanes != null) {
+        lanes.hashChunks(in, off + c * Spec.CHUNK_LEN, k, key, counter + c, flags);
       }
-      count++;
-      counter += n;
-      left -= n;
+      for (int i = 0; i < k; i++) {
+        int base = cvsOff + 8 * count;
+        if (lanes != null) {
+          lanes.chainingValue(i, cvs, base + 8 * depth);
+        } else {
+          hashChunk(in, off + (c + i) * Spec.CHUNK_LEN, key, counter + c + i, flags, cvs, base + 8 * depth);
+        }
+        depth = merge(cvs, base, depth + 1, ++done, key, flags);
+        if (done == subtree) { // its value is now alone at its slot
+          count++;
+          long next = counter + c + i + 1;
+          subtree = Spec.subtreeChunks(next, total - (c + i + 1));
+          done = 0;
+          depth = 0;
+        }
+      }
+      c += k;
     }
     return count;
   }

@@ -3,14 +3,14 @@ package io.github.blake3fast;
 /**
  * The Java kernel's many-chunk path: up to 64 chunks hashed side by side, one array element per
  * chunk ("lane") for each of the 16 state words. Every step of G is a loop over the lanes, a
- * shape C2 turns into SIMD instructions (AVX2, AVX-512, NEON) by itself, which makes this about
- * twice as fast as the one-chunk-at-a-time compression wherever there are enough chunks.
- * Fewer than {@link #MIN_LANES} lanes do not pay: the JIT's vector loop needs that many.
- * One instance per thread: its arrays are the work area.
+ * shape C2 turns into SIMD instructions (SSE, AVX2, AVX-512, NEON) by itself; {@link LaneRule}
+ * says where this path wins. Fewer than {@link #MIN_LANES} lanes do not pay: the vector loop then
+ * runs mostly in its scalar pre- and post-loops (the threshold comes from
+ * bench/results/java-engine.md). One instance per thread: its arrays are the work area.
  */
 final class JavaLanes {
   static final int MAX_LANES = 64;
-  static final int MIN_LANES = 32;
+  static final int MIN_LANES = 12;
 
   private static final ThreadLocal<JavaLanes> PER_THREAD = ThreadLocal.withInitial(JavaLanes::new);
 

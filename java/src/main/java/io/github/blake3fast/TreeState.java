@@ -1,17 +1,14 @@
 package io.github.blake3fast;
 
 import java.io.FileDescriptor;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
  * The tree driver: everything a streaming hasher remembers, and the one place the BLAKE3 tree
  * is built in Java, whatever the kernel.
  *
- * <p>Input is gathered in {@code buf}, which always starts on a chunk boundary (chunk
+ * <p>Input is gathered in a {@link ChunkBuffer}, which always starts on a chunk boundary (chunk
  * {@code cvs.chunks()}). Whole chunks are handed to the kernel only when at least one more byte
  * is known to follow, because the last chunk may be the root and must be finalized differently.
  * The kernel returns one chaining value per maximal aligned power-of-two subtree; they go on
@@ -27,25 +24,14 @@ final class TreeState {
 
   private static final byte[] NO_BYTES = new byte[0];
 
-  /** The buffer a stream gets when it outgrows its first chunk (see {@link #makeRoom}). */
-  private static final int MID_BUFFER = 16 * Spec.CHUNK_LEN;
-
-  /**
-   * Small updates whose length is a multiple of 8 up to this are copied as longs: for 64 bytes
-   * that beats System.arraycopy's stub call, and streaming 1 MiB in 64-byte updates got faster
-   * (JMH StreamBench, both engines; figures in bench/results/decisions.md).
-   */
-  private static final int SMALL_COPY = 64;
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-
   private final Kernel kernel;
   private final int[] key = new int[8];
   private int flags;
 
-  /** The values of the chunks before buf[0]. */
+  /** The values of the chunks before the pending input. */
   private final CvStack cvs;
-  private byte[] buf;
-  private int bufLen;
+  /** The input after them. */
+  private final ChunkBuffer pending;
   private int[] cvScratch;
 
   /** The root node, filled by {@link #computeRoot}: cv in [0, 8), block words in [8, 24). */
@@ -63,6 +49,7 @@ final class TreeState {
     System.arraycopy(key, 0, this.key, 0, 8);
     this.flags = flags;
     this.cvs = new CvStack(this.key, flags, startChunk);
+    this.pending = new ChunkBuffer();
   }
 
   private TreeState(TreeState o) {
@@ -70,8 +57,7 @@ final class TreeState {
     System.arraycopy(o.key, 0, key, 0, 8);
     flags = o.flags;
     cvs = new CvStack(o.cvs, key);
-    buf = o.buf == null ? null : o.buf.clone();
-    bufLen = o.bufLen;
+    pending = new ChunkBuffer(o.pending);
   }
 
   TreeState copy() {
@@ -85,8 +71,7 @@ final class TreeState {
    */
   void restore(TreeState saved) {
     cvs.restore(saved.cvs);
-    buf = saved.buf;
-    bufLen = saved.bufLen;
+    pending.restore(saved.pending);
   }
 
   Kernel kernel() {
@@ -102,30 +87,19 @@ final class TreeState {
 
   void reset() {
     cvs.reset(flags);
-    bufLen = 0;
+    pending.len = 0;
   }
 
   /** Bytes added since the start (or the last reset). */
   long length() {
-    return (cvs.chunks() - cvs.startChunk()) * Spec.CHUNK_LEN + bufLen;
+    return (cvs.chunks() - cvs.startChunk()) * Spec.CHUNK_LEN + pending.len;
   }
 
   void update(byte[] in, int off, int len) {
-    byte[] b = buf;
-    int at = bufLen;
-    if (b != null && len <= b.length - at) {
-      // The common small update: it fits, so nothing is hashed (a full buffer waits for more).
-      if (len <= SMALL_COPY && (len & 7) == 0) {
-        for (int i = 0; i < len; i += 8) {
-          LONGS.set(b, at + i, (long) LONGS.get(in, off + i));
-        }
-      } else {
-        System.arraycopy(in, off, b, at, len);
-      }
-      bufLen = at + len;
-      return;
+    // The common small update fits, so nothing is hashed (a full buffer waits for more).
+    if (!pending.tryAppend(in, off, len)) {
+      absorb(in, null, off, len);
     }
-    absorb(in, null, off, len);
   }
 
   void update(ByteBuffer src) {
@@ -144,56 +118,35 @@ final class TreeState {
     if (len == 0) {
       return;
     }
-    if (buf == null) {
-      buf = new byte[Math.min(Spec.CHUNK_LEN, kernel.bufferSize())];
-    }
+    ChunkBuffer p = pending;
+    p.allocate(kernel.bufferSize());
     // Can the kernel read this source itself? If not (a read-only heap buffer, or a direct
-    // buffer for the Java kernel), every byte goes through buf.
+    // buffer for the Java kernel), every byte goes through the buffer.
     boolean readable = arr != null || (bb.isDirect() && kernel.supportsDirect());
     while (len > 0) {
-      if (bufLen == buf.length) {
+      if (p.full()) {
         makeRoom(); // full, and more input follows
       }
-      if (bufLen == 0 && readable && len > buf.length) {
+      if (p.len == 0 && readable && len > p.bytes.length) {
         // Hash whole chunks straight from the input, keeping the last (maybe final) chunk back.
         int whole = (len - 1) / Spec.CHUNK_LEN * Spec.CHUNK_LEN;
         hashWholeChunks(arr, bb, off, whole);
         off += whole;
         len -= whole;
       }
-      int take = Math.min(len, buf.length - bufLen);
-      copyIn(arr, bb, off, take);
+      int take = Math.min(len, p.bytes.length - p.len);
+      p.append(arr, bb, off, take);
       off += take;
       len -= take;
     }
   }
 
-  /**
-   * Room in a full buffer, when more input follows. A hasher starts with one chunk of buffer
-   * (small hashers stay small); a stream that outgrows it gets {@link #MID_BUFFER} bytes, and
-   * one that outgrows that too gets the kernel's size, so that small updates reach the kernel
-   * in the large batches its fast paths need while a stream of a few KiB never holds 64 KiB.
-   * Growing copies rather than hashes what is buffered: then a stream of small updates is
-   * hashed in whole aligned subtrees of the kernel's size (chunks 0-63, 64-127, ...), each
-   * one kernel subtree with one tree above it, not three.
-   */
+  /** Room in a full buffer, when more input follows: it grows, or else is hashed. */
   private void makeRoom() {
-    int target = kernel.bufferSize();
-    if (buf.length < target) {
-      buf = Arrays.copyOf(buf, buf.length < MID_BUFFER ? Math.min(MID_BUFFER, target) : target);
-    } else {
-      hashWholeChunks(buf, null, 0, bufLen);
-      bufLen = 0;
+    if (!pending.grow(kernel.bufferSize())) {
+      hashWholeChunks(pending.bytes, null, 0, pending.len);
+      pending.len = 0;
     }
-  }
-
-  private void copyIn(byte[] arr, ByteBuffer bb, int off, int len) {
-    if (arr != null) {
-      System.arraycopy(arr, off, buf, bufLen, len);
-    } else {
-      bb.get(off, buf, bufLen, len);
-    }
-    bufLen += len;
   }
 
   /** Hashes len bytes (a multiple of the chunk length) that are known not to end the input. */
@@ -250,6 +203,8 @@ final class TreeState {
    */
   private int lastChunkNode(int[] r) {
     System.arraycopy(key, 0, r, 0, 8);
+    byte[] buf = pending.bytes;
+    int bufLen = pending.len;
     int blocks = bufLen == 0 ? 1 : (bufLen + Spec.BLOCK_LEN - 1) / Spec.BLOCK_LEN;
     for (int b = 0; b < blocks - 1; b++) {
       Compress.compressBlock(r, 0, buf, Spec.BLOCK_LEN * b, cvs.chunks(),
@@ -264,14 +219,15 @@ final class TreeState {
 
   /** The flags of the last block of the buffered last chunk. */
   private int lastChunkFlags() {
-    return flags | Spec.CHUNK_END | (bufLen <= Spec.BLOCK_LEN ? Spec.CHUNK_START : 0);
+    return flags | Spec.CHUNK_END | (pending.len <= Spec.BLOCK_LEN ? Spec.CHUNK_START : 0);
   }
 
   /** Writes outLen bytes of the root output from position 0; the state stays usable. */
   void finish(byte[] out, int outOff, int outLen) {
-    if (cvs.depth() == 0 && kernel.hashesWhole(bufLen, outLen)) {
+    if (cvs.depth() == 0 && kernel.hashesWhole(pending.len, outLen)) {
       // All input is still in the buffer: one kernel call hashes it, root included.
-      kernel.hashWhole(buf == null ? NO_BYTES : buf, 0, bufLen, key, flags, out, outOff, outLen);
+      kernel.hashWhole(pending.bytes == null ? NO_BYTES : pending.bytes, 0, pending.len, key, flags, out, outOff,
+          outLen);
       return;
     }
     computeRoot();
@@ -288,11 +244,10 @@ final class TreeState {
 
   /** Hashes the buffered chunks before the last one, which then starts the buffer. */
   private void hashAllButLastChunk() {
-    if (bufLen > Spec.CHUNK_LEN) {
-      int lastStart = (bufLen - 1) / Spec.CHUNK_LEN * Spec.CHUNK_LEN;
-      hashWholeChunks(buf, null, 0, lastStart);
-      System.arraycopy(buf, lastStart, buf, 0, bufLen - lastStart);
-      bufLen -= lastStart;
+    if (pending.len > Spec.CHUNK_LEN) {
+      int lastStart = (pending.len - 1) / Spec.CHUNK_LEN * Spec.CHUNK_LEN;
+      hashWholeChunks(pending.bytes, null, 0, lastStart);
+      pending.dropFirst(lastStart);
     }
   }
 
@@ -325,10 +280,10 @@ final class TreeState {
 
   /** The input so far if it is at most one chunk from chunk 0, else null. */
   byte[] soleChunk() {
-    if (cvs.chunks() != 0 || bufLen > Spec.CHUNK_LEN) {
+    if (cvs.chunks() != 0 || pending.len > Spec.CHUNK_LEN) {
       return null;
     }
-    return buf == null ? new byte[0] : Arrays.copyOf(buf, bufLen);
+    return pending.contents();
   }
 
   // ---- Parallel hashing (ParallelUpdate) ---------------------------------------------
@@ -339,19 +294,18 @@ final class TreeState {
    * source must hold more than a buffer's worth. Returns the bytes taken from it.
    */
   int hashBufferFilledFrom(byte[] arr, ByteBuffer bb, int off) {
-    if (buf == null) {
-      buf = new byte[Math.min(Spec.CHUNK_LEN, kernel.bufferSize())];
-    }
-    if (bufLen == buf.length) {
+    ChunkBuffer p = pending;
+    p.allocate(kernel.bufferSize());
+    if (p.full()) {
       makeRoom();
     }
-    if (bufLen == 0) {
+    if (p.len == 0) {
       return 0;
     }
-    int head = buf.length - bufLen;
-    copyIn(arr, bb, off, head);
-    hashWholeChunks(buf, null, 0, bufLen);
-    bufLen = 0;
+    int head = p.bytes.length - p.len;
+    p.append(arr, bb, off, head);
+    hashWholeChunks(p.bytes, null, 0, p.len);
+    p.len = 0;
     return head;
   }
 
@@ -362,16 +316,16 @@ final class TreeState {
    * follow. Returns whether the buffer is now empty, so that aligned subtrees may be pushed.
    */
   boolean hashBufferedWholeChunks() {
-    if (bufLen > 0 && bufLen % Spec.CHUNK_LEN == 0) {
-      hashWholeChunks(buf, null, 0, bufLen);
-      bufLen = 0;
+    if (pending.len > 0 && pending.len % Spec.CHUNK_LEN == 0) {
+      hashWholeChunks(pending.bytes, null, 0, pending.len);
+      pending.len = 0;
     }
-    return bufLen == 0;
+    return pending.len == 0;
   }
 
   /** Bytes before the next one in the whole input (for a state starting at chunk 0: its length). */
   long position() {
-    return cvs.chunks() * Spec.CHUNK_LEN + bufLen;
+    return cvs.chunks() * Spec.CHUNK_LEN + pending.len;
   }
 
   /** The chunk the next byte belongs to, counted from the start of the whole input. */

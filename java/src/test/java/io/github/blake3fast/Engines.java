@@ -30,14 +30,16 @@ final class Engines {
   }
 
   /**
-   * The Java kernel, then two native kernels per ISA this CPU runs, one reaching arrays pinned
-   * and one copying them (whichever this JVM uses, the other is tested too); none native when the
-   * library is not loaded. Each is its own object: the library keeps no ISA of its own, the
-   * kernels pass theirs in every call.
+   * The Java kernel on each of its two paths (lanes and one chunk at a time, whichever
+   * {@link LaneRule} picks here), then two native kernels per ISA this CPU runs, one reaching
+   * arrays pinned and one copying them (whichever this JVM uses, the other is tested too); none
+   * native when the library is not loaded. Each is its own object: the library keeps no ISA of
+   * its own, the kernels pass theirs in every call.
    */
   static List<Kernel> kernels() {
     List<Kernel> ks = new ArrayList<>();
-    ks.add(JavaKernel.INSTANCE);
+    ks.add(JavaKernel.LANES);
+    ks.add(JavaKernel.ONE_CHUNK);
     if (Engine.kernel() instanceof NativeKernel) {
       int supported = NativeBlake3.supportedIsas();
       for (int isa = 0; isa < NativeBlake3.ISA_NAMES.length; isa++) {
@@ -50,9 +52,15 @@ final class Engines {
     return ks;
   }
 
-  /** The kernel's name, and for a native one how it reaches arrays. */
+  /** The kernel's name, for a native one how it reaches arrays, for a forced Java one its path. */
   static String label(Kernel k) {
-    return k instanceof NativeKernel ? k.name() + (((NativeKernel) k).pins() ? " pinned" : " copied") : k.name();
+    if (k instanceof NativeKernel) {
+      return k.name() + (((NativeKernel) k).pins() ? " pinned" : " copied");
+    }
+    if (k == JavaKernel.LANES || k == JavaKernel.ONE_CHUNK) {
+      return k.name() + (k == JavaKernel.LANES ? " lanes" : " one-chunk");
+    }
+    return k.name();
   }
 
   /**
