@@ -32,6 +32,12 @@ final class CopyBuffers {
   private static final VarHandle CLAIM = MethodHandles.arrayElementVarHandle(int[].class);
   private static final int[] claims = new int[SLOTS * CLAIM_STRIDE];
   private static final ByteBuffer[] buffers = new ByteBuffer[SLOTS];
+  /**
+   * Chaining values of a subtree larger than the buffer, merged as its pieces are hashed: one
+   * per level of up to 2^31 bytes in buffers of LEN, so that a hash allocates nothing for it.
+   */
+  static final int STACK_WORDS = 8 * 64;
+  private static final int[][] stacks = new int[SLOTS][];
 
   private CopyBuffers() {}
 
@@ -45,7 +51,8 @@ final class CopyBuffers {
           return slot;
         }
         try {
-          buffers[slot] = ByteBuffer.allocateDirect(LEN); // published to the next claimer by the release
+          stacks[slot] = new int[STACK_WORDS];
+          buffers[slot] = ByteBuffer.allocateDirect(LEN); // both published to the next claimer by the release
           return slot;
         } catch (OutOfMemoryError e) {
           CLAIM.setRelease(claims, slot * CLAIM_STRIDE, NO_MEMORY);
@@ -58,6 +65,11 @@ final class CopyBuffers {
   /** The buffer of a slot this thread claimed. */
   static ByteBuffer buffer(int slot) {
     return buffers[slot];
+  }
+
+  /** The merge stack of a slot this thread claimed. */
+  static int[] stack(int slot) {
+    return stacks[slot];
   }
 
   static void release(int slot) {

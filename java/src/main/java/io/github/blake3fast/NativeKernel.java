@@ -79,7 +79,8 @@ final class NativeKernel implements Kernel {
       return NativeBlake3.hashSubtreesCopy(isa, in, off, len, key, counter, flags, cvs, cvsOff);
     }
     try {
-      return copiedSubtrees(CopyBuffers.buffer(slot), in, off, len, key, counter, flags, cvs, cvsOff);
+      return copiedSubtrees(CopyBuffers.buffer(slot), CopyBuffers.stack(slot), in, off, len, key, counter, flags, cvs,
+          cvsOff);
     } finally {
       CopyBuffers.release(slot);
     }
@@ -89,15 +90,14 @@ final class NativeKernel implements Kernel {
    * {@link #hashSubtrees} through a copy buffer, as blake3_jni.c does it with
    * GetByteArrayRegion: the maximal aligned subtrees left to right; consecutive ones copied and
    * hashed together while they fit in the buffer; one larger than the buffer hashed a buffer at
-   * a time (aligned pieces of a power of two) and its pieces merged on a stack, one merge per
-   * trailing zero bit of the number of pieces done.
+   * a time (aligned pieces of a power of two) and its pieces merged on the slot's stack, one
+   * merge per trailing zero bit of the number of pieces done.
    */
-  private int copiedSubtrees(ByteBuffer buf, byte[] in, int off, int len, int[] key, long c, int flags, int[] cvs,
+  private int copiedSubtrees(ByteBuffer buf, int[] stack, byte[] in, int off, int len, int[] key, long c, int flags, int[] cvs,
       int cvsOff) {
     final long capChunks = CopyBuffers.LEN / Spec.CHUNK_LEN;
     long chunks = len / Spec.CHUNK_LEN;
     int count = 0;
-    int[] stack = null;
     while (chunks > 0) {
       long size = Spec.subtreeChunks(c, chunks);
       if (size <= capChunks) {
@@ -114,9 +114,6 @@ final class NativeKernel implements Kernel {
         count += NativeBlake3.hashSubtreesDirect(isa, buf, 0, bytes, key, c, flags, cvs, cvsOff + 8 * count);
         size = span;
       } else {
-        if (stack == null) {
-          stack = new int[8 * 64];
-        }
         int depth = 0;
         for (long done = 0; done < size; done += capChunks) {
           buf.put(0, in, off + (int) (done * Spec.CHUNK_LEN), CopyBuffers.LEN);
