@@ -186,11 +186,28 @@ INLINE void transpose16_store(const __m512i rows[16], uint8_t *dst) {
   }
 }
 
-/* dst[w] lane i <- word w of the block at in[i] + off. */
+/* dst[w] lane n <- word w of the block at in[n] + off. Each zmm first holds words 0-7 (or
+ * 8-15) of two inputs, one per 256-bit half; the 4x4 transposes inside 128-bit lanes then
+ * leave word k of four inputs per lane, and one vshufi32x4 per word gathers the four lanes.
+ * Which inputs share a register is chosen so that the lanes come out in order. */
 INLINE void load_transposed16(const uint8_t *const in[16], size_t off, __m512i dst[16]) {
-  __m512i rows[16];
-  for (int i = 0; i < 16; i++) rows[i] = z_ld(in[i] + off);
-  transpose16_store(rows, (uint8_t *)dst);
+  for (int half = 0; half < 2; half++) {
+    const size_t o = off + 32 * (size_t)half;
+    __m512i x[8];
+    for (int j = 0; j < 8; j++) {
+      const int p = j < 4 ? j : j + 4; /* 0-3, then 8-11; the high halves 4-7, then 12-15 */
+      x[j] = _mm512_inserti64x4(
+          _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(in[p] + o))),
+          _mm256_loadu_si256((const __m256i *)(in[p + 4] + o)), 1);
+    }
+    __m512i a[4], b[4];
+    gather4x4(x[0], x[1], x[2], x[3], a);
+    gather4x4(x[4], x[5], x[6], x[7], b);
+    for (int k = 0; k < 4; k++) {
+      _mm512_store_si512(&dst[8 * half + k], _mm512_shuffle_i32x4(a[k], b[k], 0x88));
+      _mm512_store_si512(&dst[8 * half + 4 + k], _mm512_shuffle_i32x4(a[k], b[k], 0xDD));
+    }
+  }
 }
 
 /* Hashes in[0..15] (blocks blocks each, counters lo/hi per lane) and leaves the sixteen CVs
