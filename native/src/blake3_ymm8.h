@@ -144,6 +144,7 @@ static void hash8(const uint8_t *const in[8], size_t blocks, const uint32_t key[
       m[4 * g + 3] = ld_halves(in[3] + o, in[7] + o);
       transpose4x2(&m[4 * g + 0], &m[4 * g + 1], &m[4 * g + 2], &m[4 * g + 3]);
     }
+    for (int k = 0; k < 8; k++) _mm_prefetch((const char *)in[k] + off + 128, _MM_HINT_T0);
     uint32_t f = flags;
     if (blk == 0) f |= flags_start;
     if (blk + 1 == blocks) f |= flags_end;
