@@ -122,16 +122,17 @@ B3Y_INLINE __m256i ld_halves(const uint8_t *lo, const uint8_t *hi) {
                                  _mm_loadu_si128((const __m128i *)hi), 1);
 }
 
-/* Hashes in[0..7] (blocks blocks each) to eight CVs written at out[0..255]. */
-static void hash8(const uint8_t *const in[8], size_t blocks, const uint32_t key[8],
-                  const uint32_t ctr_lo[8], const uint32_t ctr_hi[8], uint8_t flags,
-                  uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
+/* Hashes in[0..7] (blocks blocks each, counters lo/hi per lane) and leaves the eight CVs
+ * word-major: h[k] lane n is word k of input n's CV. */
+B3Y_INLINE void hash8_words(const uint8_t *const in[8], size_t blocks, const uint32_t key[8],
+                            __m256i lo, __m256i hi, uint8_t flags, uint8_t flags_start,
+                            uint8_t flags_end, __m256i h[8]) {
   /* s: the CVs in 0..7, then the rest of the starting state, of which only the flags change */
   __m256i s[16] = {y_set1(key[0]),       y_set1(key[1]),       y_set1(key[2]),
                    y_set1(key[3]),       y_set1(key[4]),       y_set1(key[5]),
                    y_set1(key[6]),       y_set1(key[7]),       y_set1(blake3_iv[0]),
                    y_set1(blake3_iv[1]), y_set1(blake3_iv[2]), y_set1(blake3_iv[3]),
-                   y_ld(ctr_lo),         y_ld(ctr_hi),         y_set1(BLAKE3_BLOCK_LEN),
+                   lo,                   hi,                   y_set1(BLAKE3_BLOCK_LEN),
                    y_set1(flags)};
   for (size_t blk = 0; blk < blocks; blk++) {
     const size_t off = blk * BLAKE3_BLOCK_LEN;
@@ -151,8 +152,15 @@ static void hash8(const uint8_t *const in[8], size_t blocks, const uint32_t key[
     s[15] = y_set1(f);
     y_block(s, m);
   }
-  __m256i h[8];
   for (int i = 0; i < 8; i++) h[i] = s[i];
+}
+
+/* Hashes in[0..7] (blocks blocks each) to eight CVs written at out[0..255]. */
+static void hash8(const uint8_t *const in[8], size_t blocks, const uint32_t key[8],
+                  const uint32_t ctr_lo[8], const uint32_t ctr_hi[8], uint8_t flags,
+                  uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
+  __m256i h[8];
+  hash8_words(in, blocks, key, y_ld(ctr_lo), y_ld(ctr_hi), flags, flags_start, flags_end, h);
   /* h[k] holds word k of inputs 0..7. After the in-half transposes, h[k] is words 0-3 of
    * inputs k and k+4, h[4+k] words 4-7 of the same two inputs. */
   transpose4x2(&h[0], &h[1], &h[2], &h[3]);
