@@ -76,13 +76,11 @@ B3Y_INLINE void parents8_of16(const uint32_t c[8][16], const uint32_t key[8], ui
   for (int w = 0; w < 8; w++) h[w] = s[w];
 }
 
-/* The parents of the CVs in lanes 0..2n-1 of h (word-major, n = 4, 2 or 1) into lanes 0..n-1
- * of h; the lanes above hold copies that nobody reads. */
-B3Y_INLINE void parents_in_lanes(__m256i h[8], int n, const uint32_t key[8], uint8_t flags) {
-  const __m256i even = n == 4 ? _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)
-                       : n == 2 ? _mm256_setr_epi32(0, 2, 0, 2, 0, 2, 0, 2)
-                                : _mm256_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0);
-  const __m256i odd = _mm256_add_epi32(even, y_set1(1));
+/* The four parents of the eight CVs h (word-major) into lanes 0-3 of h; lanes 4-7 get copies
+ * that nobody reads. */
+B3Y_INLINE void parents4_of8(__m256i h[8], const uint32_t key[8], uint8_t flags) {
+  const __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+  const __m256i odd = _mm256_setr_epi32(1, 3, 5, 7, 1, 3, 5, 7);
   __m256i m[16];
   for (int w = 0; w < 8; w++) {
     m[w] = _mm256_permutevar8x32_epi32(h[w], even);
@@ -131,17 +129,33 @@ INLINE void b3s16_chunks(const uint8_t *input, const uint32_t key[8], uint64_t c
   *out = cur;
 }
 
+/* The CV of the parent whose children are CVs l and r (eight words each), row-wise: for two
+ * parents or one, a lane-parallel compression would run mostly empty lanes at full cost. */
+INLINE void parent_rows(const uint32_t l[8], const uint32_t r[8], const uint32_t key[8],
+                        uint8_t flags, uint32_t out[8]) {
+  uint8_t block[BLAKE3_BLOCK_LEN];
+  memcpy(block, l, 32);
+  memcpy(block + 32, r, 32);
+  memcpy(out, key, 32);
+  compress_in_place_rows(out, block, BLAKE3_BLOCK_LEN, 0, (uint8_t)(flags | PARENT));
+}
+
 INLINE void b3s16_top(const blake3_cv16 *cvs, const uint32_t key[8], uint8_t flags,
                       size_t outs, uint8_t *out) {
   __m256i h[8];
   parents8_of16(cvs->w, key, flags, h); /* 8 CVs */
-  parents_in_lanes(h, 4, key, flags);   /* 4 */
-  parents_in_lanes(h, 2, key, flags);   /* 2: the children of the top */
-  if (outs == 1) parents_in_lanes(h, 1, key, flags);
+  parents4_of8(h, key, flags);          /* 4, in lanes 0-3 */
   _Alignas(32) uint32_t words[8][8];
+  uint32_t cv[4][8], two[2][8];
   for (int w = 0; w < 8; w++) y_st(words[w], h[w]);
+  for (int j = 0; j < 4; j++)
+    for (int w = 0; w < 8; w++) cv[j][w] = words[w][j];
+  /* the children of the top, then the top */
+  parent_rows(cv[0], cv[1], key, flags, two[0]);
+  parent_rows(cv[2], cv[3], key, flags, two[1]);
+  if (outs == 1) parent_rows(two[0], two[1], key, flags, two[0]);
   for (size_t j = 0; j < outs; j++)
-    for (int w = 0; w < 8; w++) blake3_store32(out + 32 * j + 4 * w, words[w][j]);
+    for (int w = 0; w < 8; w++) blake3_store32(out + 32 * j + 4 * w, two[j][w]);
 }
 
 #define B3S16_FN(fn) fn##_avx2
