@@ -145,6 +145,8 @@ B3Y_INLINE void hash8_words(const uint8_t *const in[8], size_t blocks, const uin
       m[4 * g + 3] = ld_halves(in[3] + o, in[7] + o);
       transpose4x2(&m[4 * g + 0], &m[4 * g + 1], &m[4 * g + 2], &m[4 * g + 3]);
     }
+    /* Eight streams a KiB apart outrun the hardware prefetchers once they leave L1. A
+     * prefetch past the end of an input is a hint, not a read: it cannot fault. */
     for (int k = 0; k < 8; k++) _mm_prefetch((const char *)in[k] + off + 128, _MM_HINT_T0);
     uint32_t f = flags;
     if (blk == 0) f |= flags_start;
