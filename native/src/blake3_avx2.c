@@ -5,6 +5,8 @@
  *              two left over go row-wise, through the SSE4.1 file's compression inlined here
  *              (blake3_sse_rows.h). For single blocks the table names SSE4.1's compression
  *              itself (BLAKE3_ISAS).
+ *   subtree    sixteen chunks at a time as two eight-lane groups, their CVs kept word-major
+ *              between levels (blake3_subtree16.h)
  */
 #include "blake3_sse_rows.h"
 #include "blake3_ymm8.h"
@@ -44,3 +46,117 @@ void blake3_hash_many_avx2(const uint8_t *const *inputs, size_t num_inputs, size
     }
   }
 }
+
+/* ---- subtree: parents without leaving word-major layout ------------------------------- */
+
+/* Sixteen CVs word-major (blake3_cv16) are two ymm per word: CVs 0-7, then 8-15. The eight
+ * parents of those sixteen take as message word w the even lanes of that pair (word w of
+ * CVs 0, 2, .., 14) and as word 8 + w the odd lanes: a vshufps picks them inside each 128-bit
+ * half, a vpermq puts the halves in order. So each parent level costs two shuffles per message
+ * word, where hash_many would transpose the CVs out and the blocks back in. */
+
+/* The eight parents of the sixteen CVs c (word-major), word-major into h. */
+B3Y_INLINE void parents8_of16(const uint32_t c[8][16], const uint32_t key[8], uint8_t flags,
+                              __m256i h[8]) {
+  __m256i m[16];
+  for (int w = 0; w < 8; w++) {
+    const __m256 lo = _mm256_castsi256_ps(y_ld(&c[w][0]));
+    const __m256 hi = _mm256_castsi256_ps(y_ld(&c[w][8]));
+    m[w] = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo, hi, 0x88)), 0xD8);
+    m[8 + w] =
+        _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo, hi, 0xDD)), 0xD8);
+  }
+  __m256i s[16] = {y_set1(key[0]),       y_set1(key[1]),       y_set1(key[2]),
+                   y_set1(key[3]),       y_set1(key[4]),       y_set1(key[5]),
+                   y_set1(key[6]),       y_set1(key[7]),       y_set1(blake3_iv[0]),
+                   y_set1(blake3_iv[1]), y_set1(blake3_iv[2]), y_set1(blake3_iv[3]),
+                   y_set1(0),            y_set1(0),            y_set1(BLAKE3_BLOCK_LEN),
+                   y_set1((uint32_t)(flags | PARENT))};
+  y_block(s, m);
+  for (int w = 0; w < 8; w++) h[w] = s[w];
+}
+
+/* The four parents of the eight CVs h (word-major) into lanes 0-3 of h; lanes 4-7 get copies
+ * that nobody reads. */
+B3Y_INLINE void parents4_of8(__m256i h[8], const uint32_t key[8], uint8_t flags) {
+  const __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+  const __m256i odd = _mm256_setr_epi32(1, 3, 5, 7, 1, 3, 5, 7);
+  __m256i m[16];
+  for (int w = 0; w < 8; w++) {
+    m[w] = _mm256_permutevar8x32_epi32(h[w], even);
+    m[8 + w] = _mm256_permutevar8x32_epi32(h[w], odd);
+  }
+  __m256i s[16] = {y_set1(key[0]),       y_set1(key[1]),       y_set1(key[2]),
+                   y_set1(key[3]),       y_set1(key[4]),       y_set1(key[5]),
+                   y_set1(key[6]),       y_set1(key[7]),       y_set1(blake3_iv[0]),
+                   y_set1(blake3_iv[1]), y_set1(blake3_iv[2]), y_set1(blake3_iv[3]),
+                   y_set1(0),            y_set1(0),            y_set1(BLAKE3_BLOCK_LEN),
+                   y_set1((uint32_t)(flags | PARENT))};
+  y_block(s, m);
+  for (int w = 0; w < 8; w++) h[w] = s[w];
+}
+
+/* ---- subtree: the steps blake3_subtree16.h puts in order ------------------------------ */
+
+INLINE void b3s16_chunks(const uint8_t *input, const uint32_t key[8], uint64_t counter,
+                         uint8_t flags, const blake3_cv16 *lefts, size_t merges,
+                         blake3_cv16 *out) {
+  blake3_cv16 cur;
+  for (int g = 0; g < 2; g++) {
+    const uint8_t *in[8];
+    _Alignas(32) uint32_t lo[8], hi[8];
+    for (int j = 0; j < 8; j++) {
+      in[j] = input + (size_t)(8 * g + j) * BLAKE3_CHUNK_LEN;
+      const uint64_t c = counter + (uint64_t)(8 * g + j);
+      lo[j] = blake3_counter_low(c);
+      hi[j] = blake3_counter_high(c);
+    }
+    __m256i h[8];
+    hash8_words(in, BLAKE3_CHUNK_LEN / BLAKE3_BLOCK_LEN, key, y_ld(lo), y_ld(hi), flags,
+                CHUNK_START, CHUNK_END, h);
+    for (int w = 0; w < 8; w++) y_st(&cur.w[w][8 * g], h[w]);
+  }
+  /* a merge: parents 0-7 from the left group's sixteen CVs, 8-15 from this one's */
+  for (size_t l = 0; l < merges; l++) {
+    __m256i left[8], right[8];
+    parents8_of16(lefts[l].w, key, flags, left);
+    parents8_of16(cur.w, key, flags, right);
+    for (int w = 0; w < 8; w++) {
+      y_st(&cur.w[w][0], left[w]);
+      y_st(&cur.w[w][8], right[w]);
+    }
+  }
+  *out = cur;
+}
+
+/* The CV of the parent whose children are CVs l and r (eight words each), row-wise: for two
+ * parents or one, a lane-parallel compression would run mostly empty lanes at full cost. */
+INLINE void parent_rows(const uint32_t l[8], const uint32_t r[8], const uint32_t key[8],
+                        uint8_t flags, uint32_t out[8]) {
+  uint8_t block[BLAKE3_BLOCK_LEN];
+  memcpy(block, l, 32);
+  memcpy(block + 32, r, 32);
+  memcpy(out, key, 32);
+  compress_in_place_rows(out, block, BLAKE3_BLOCK_LEN, 0, (uint8_t)(flags | PARENT));
+}
+
+INLINE void b3s16_top(const blake3_cv16 *cvs, const uint32_t key[8], uint8_t flags,
+                      size_t outs, uint8_t *out) {
+  __m256i h[8];
+  parents8_of16(cvs->w, key, flags, h); /* 8 CVs */
+  parents4_of8(h, key, flags);          /* 4, in lanes 0-3 */
+  _Alignas(32) uint32_t words[8][8];
+  uint32_t cv[4][8], two[2][8];
+  for (int w = 0; w < 8; w++) y_st(words[w], h[w]);
+  for (int j = 0; j < 4; j++)
+    for (int w = 0; w < 8; w++) cv[j][w] = words[w][j];
+  /* the children of the top, then the top */
+  parent_rows(cv[0], cv[1], key, flags, two[0]);
+  parent_rows(cv[2], cv[3], key, flags, two[1]);
+  if (outs == 1) parent_rows(two[0], two[1], key, flags, two[0]);
+  for (size_t j = 0; j < outs; j++)
+    for (int w = 0; w < 8; w++) blake3_store32(out + 32 * j + 4 * w, two[j][w]);
+}
+
+#define B3S16_FN(fn) fn##_avx2
+#include "blake3_subtree16.h"

@@ -96,6 +96,26 @@ void blake3_compress_xof_avx512(const uint32_t cv[8], const uint8_t block[BLAKE3
   st(out + 48, xor(r[3], ld(cv + 4)));
 }
 
+/* a + m, computed as such. G's a + m + b must add b last: b is the value the chain has just
+ * produced, a and m were ready long before. gcc reassociates a plain (a + m) + b into
+ * (b + m) + a, one more add on the chain of every G step; the empty asm makes a + m a value it
+ * cannot take apart. */
+INLINE __m512i z_addm(__m512i a, __m512i m) {
+  __m512i t = _mm512_add_epi32(a, m);
+  __asm__("" : "+v"(t));
+  return t;
+}
+INLINE __m256i y_addm(__m256i a, __m256i m) {
+  __m256i t = _mm256_add_epi32(a, m);
+  __asm__("" : "+v"(t));
+  return t;
+}
+INLINE __m128i addm(__m128i a, __m128i m) {
+  __m128i t = _mm_add_epi32(a, m);
+  __asm__("" : "+v"(t));
+  return t;
+}
+
 /* ---- many lanes: the rounds --------------------------------------------------------- */
 
 /* Four G functions side by side on state vectors v[] and message vectors m[]; T is the
@@ -103,10 +123,10 @@ void blake3_compress_xof_avx512(const uint32_t cv[8], const uint8_t block[BLAKE3
 #define G4(T, a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, x0, x1, x2, x3,  \
            y0, y1, y2, y3)                                                                   \
   do {                                                                                       \
-    v[a0] = T##add(T##add(v[a0], m[x0]), v[b0]);                                             \
-    v[a1] = T##add(T##add(v[a1], m[x1]), v[b1]);                                             \
-    v[a2] = T##add(T##add(v[a2], m[x2]), v[b2]);                                             \
-    v[a3] = T##add(T##add(v[a3], m[x3]), v[b3]);                                             \
+    v[a0] = T##add(T##addm(v[a0], m[x0]), v[b0]);                                            \
+    v[a1] = T##add(T##addm(v[a1], m[x1]), v[b1]);                                            \
+    v[a2] = T##add(T##addm(v[a2], m[x2]), v[b2]);                                            \
+    v[a3] = T##add(T##addm(v[a3], m[x3]), v[b3]);                                            \
     v[d0] = T##rot16(T##xor(v[d0], v[a0]));                                                  \
     v[d1] = T##rot16(T##xor(v[d1], v[a1]));                                                  \
     v[d2] = T##rot16(T##xor(v[d2], v[a2]));                                                  \
@@ -119,10 +139,10 @@ void blake3_compress_xof_avx512(const uint32_t cv[8], const uint8_t block[BLAKE3
     v[b1] = T##rot12(T##xor(v[b1], v[c1]));                                                  \
     v[b2] = T##rot12(T##xor(v[b2], v[c2]));                                                  \
     v[b3] = T##rot12(T##xor(v[b3], v[c3]));                                                  \
-    v[a0] = T##add(T##add(v[a0], m[y0]), v[b0]);                                             \
-    v[a1] = T##add(T##add(v[a1], m[y1]), v[b1]);                                             \
-    v[a2] = T##add(T##add(v[a2], m[y2]), v[b2]);                                             \
-    v[a3] = T##add(T##add(v[a3], m[y3]), v[b3]);                                             \
+    v[a0] = T##add(T##addm(v[a0], m[y0]), v[b0]);                                            \
+    v[a1] = T##add(T##addm(v[a1], m[y1]), v[b1]);                                            \
+    v[a2] = T##add(T##addm(v[a2], m[y2]), v[b2]);                                            \
+    v[a3] = T##add(T##addm(v[a3], m[y3]), v[b3]);                                            \
     v[d0] = T##rot8(T##xor(v[d0], v[a0]));                                                   \
     v[d1] = T##rot8(T##xor(v[d1], v[a1]));                                                   \
     v[d2] = T##rot8(T##xor(v[d2], v[a2]));                                                   \
@@ -186,11 +206,28 @@ INLINE void transpose16_store(const __m512i rows[16], uint8_t *dst) {
   }
 }
 
-/* dst[w] lane i <- word w of the block at in[i] + off. */
+/* dst[w] lane n <- word w of the block at in[n] + off. Each zmm first holds words 0-7 (or
+ * 8-15) of two inputs, one per 256-bit half; the 4x4 transposes inside 128-bit lanes then
+ * leave word k of four inputs per lane, and one vshufi32x4 per word gathers the four lanes.
+ * Which inputs share a register is chosen so that the lanes come out in order. */
 INLINE void load_transposed16(const uint8_t *const in[16], size_t off, __m512i dst[16]) {
-  __m512i rows[16];
-  for (int i = 0; i < 16; i++) rows[i] = z_ld(in[i] + off);
-  transpose16_store(rows, (uint8_t *)dst);
+  for (int half = 0; half < 2; half++) {
+    const size_t o = off + 32 * (size_t)half;
+    __m512i x[8];
+    for (int j = 0; j < 8; j++) {
+      const int p = j < 4 ? j : j + 4; /* 0-3, then 8-11; the high halves 4-7, then 12-15 */
+      x[j] = _mm512_inserti64x4(
+          _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(in[p] + o))),
+          _mm256_loadu_si256((const __m256i *)(in[p + 4] + o)), 1);
+    }
+    __m512i a[4], b[4];
+    gather4x4(x[0], x[1], x[2], x[3], a);
+    gather4x4(x[4], x[5], x[6], x[7], b);
+    for (int k = 0; k < 4; k++) {
+      _mm512_store_si512(&dst[8 * half + k], _mm512_shuffle_i32x4(a[k], b[k], 0x88));
+      _mm512_store_si512(&dst[8 * half + 4 + k], _mm512_shuffle_i32x4(a[k], b[k], 0xDD));
+    }
+  }
 }
 
 /* Hashes in[0..15] (blocks blocks each, counters lo/hi per lane) and leaves the sixteen CVs

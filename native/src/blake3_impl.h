@@ -70,7 +70,7 @@ enum blake3_flags {
   X(PORTABLE, portable, ANY, 1, portable, LOOP, NONE)                                           \
   X(SSE2, sse2, X86_64, 4, sse2, LOOP, NONE)                                                    \
   X(SSE41, sse41, X86_64, 4, sse41, LOOP, NONE)                                                 \
-  X(AVX2, avx2, X86_64, 8, sse41, LOOP, NONE)                                                   \
+  X(AVX2, avx2, X86_64, 8, sse41, LOOP, OWN)                                                    \
   X(AVX512, avx512, X86_64, 16, avx512, WIDE, OWN)                                              \
   X(NEON, neon, AARCH64, 4, neon, LOOP, NONE)                                                   \
   X(VSX, vsx, PPC64LE, 4, vsx, LOOP, NONE)                                                      \

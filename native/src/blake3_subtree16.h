@@ -1,9 +1,10 @@
 /*
- * blake3-fast: the subtree function of a kernel that hashes sixteen chunks at a time and keeps
- * their CVs word-major (blake3_cv16) between levels, so that every parent level is sixteen
- * lane-parallel compressions whose message words are two CVs' words side by side, with no
- * transpose out and back in. The order of the work is written here once; the kernel supplies
- * the two steps, as static always-inline functions defined before it includes this file:
+ * blake3-fast: the subtree function of a kernel that hashes sixteen chunks at a time (AVX-512:
+ * sixteen lanes; AVX2: two groups of eight) and keeps their CVs word-major (blake3_cv16)
+ * between levels, so that every parent level is sixteen lane-parallel compressions whose
+ * message words are two CVs' words side by side, with no transpose out and back in. The order
+ * of the work is written here once; the kernel supplies the two steps, as static always-inline
+ * functions defined before it includes this file:
  *
  *   b3s16_chunks(input, key, counter, flags, lefts, merges, out)
  *       out <- the CVs of the 16 whole chunks at input (the first is chunk number counter),

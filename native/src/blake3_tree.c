@@ -3,13 +3,13 @@
  *
  * No allocation; stack use is bounded (about 14 KiB at the deepest point, gcc 12 -O3 on x86-64:
  * blake3_hash_oneshot 2.3 KiB -> b3t_subtree 2.3 KiB -> b3t_wide 5 KiB -> AVX-512 hash_many
- * 4 KiB; or b3t_subtree -> the AVX-512 subtree 8 KiB. b3t_wide stays out of line so that its
+ * 4 KiB; or b3t_subtree -> the AVX-512 subtree 8 KiB (AVX2's 6.5 KiB). b3t_wide stays out of line so that its
  * 4 KiB of CVs is on the stack only while it runs, not under every path through its callers):
  *   - a "wide" pass hashes up to B3T_GROUP consecutive chunks through hash_many, `degree` at a
  *     time, then reduces their CVs level by level, again through hash_many with PARENT. Pairing
  *     neighbours and promoting an odd last CV unchanged to the next level builds exactly the
  *     BLAKE3 tree (left subtree = the largest power of two of chunks smaller than the total).
- *   - a kernel with a subtree function (AVX-512) hashes whole aligned power-of-two subtrees of
+ *   - a kernel with a subtree function (AVX2, AVX-512) hashes whole aligned power-of-two subtrees of
  *     BLAKE3_SUBTREE_MIN..MAX chunks itself instead, keeping the CVs in registers between
  *     levels; the groups below are then that large.
  *   - a power-of-two subtree larger than one group is hashed group by group, with a stack of
