@@ -59,16 +59,27 @@ INLINE __m128i rot7(__m128i x) { return _mm_or_si128(_mm_srli_epi32(x, 7), _mm_s
 
 /* ---- row-wise compression ------------------------------------------------------------- */
 
+/* One block is a chain of dependent operations, so its speed is the latency of that chain.
+ * In a = a + m + b, row b is the last to be ready (it ends every G), so a + m must be summed
+ * first, while b is still being computed, leaving one add after b. gcc reassociates integer
+ * vector adds freely and often sums m + b first, putting two adds after b on the chain; this
+ * empty asm makes its argument an opaque value, so the sum of a and m is kept as written. */
+#ifdef __AVX512F__
+INLINE __m128i early(__m128i x) { __asm__("" : "+v"(x)); return x; }
+#else
+INLINE __m128i early(__m128i x) { __asm__("" : "+x"(x)); return x; }
+#endif
+
 /* Rows r0..r3 hold state words 0-3, 4-7, 8-11, 12-15. The column step uses the message words
  * a = (w0 w2 w4 w6), b = (w1 w3 w5 w7). For the diagonal step rows 0, 2 and 3 are rotated
  * (row 1 stays, it is the last one a G finishes), so lane j holds diagonal j-1; the diagonal
  * words are therefore kept rotated too: c = (w14 w8 w10 w12), d = (w15 w9 w11 w13). */
 INLINE void g_rows(__m128i *a, __m128i *b, __m128i *c, __m128i *d, __m128i mx, __m128i my) {
-  *a = add(add(*a, mx), *b);
+  *a = add(early(add(*a, mx)), *b);
   *d = rot16(xor(*d, *a));
   *c = add(*c, *d);
   *b = rot12(xor(*b, *c));
-  *a = add(add(*a, my), *b);
+  *a = add(early(add(*a, my)), *b);
   *d = rot8(xor(*d, *a));
   *c = add(*c, *d);
   *b = rot7(xor(*b, *c));
