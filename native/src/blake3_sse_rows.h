@@ -4,7 +4,7 @@
  * decide the rotations (see rot16). Included by blake3_sse.h (the SSE2 and SSE4.1 kernels); by
  * blake3_avx2.c, which inlines it into the inputs its lanes leave over (its table entry names
  * SSE4.1's compression for single blocks: the same code, not inlined); and by
- * blake3_avx512.c, which feeds round_rows its message words its own way.
+ * blake3_avx512.c, where every rotation is one vprord.
  */
 #ifndef BLAKE3_SSE_ROWS_H
 #define BLAKE3_SSE_ROWS_H
