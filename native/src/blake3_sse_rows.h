@@ -96,14 +96,34 @@ INLINE void round_rows(__m128i r[4], __m128i a, __m128i b, __m128i c, __m128i d)
   r[3] = PSHUFD(r[3], 2, 3, 0, 1);
 }
 
-/* Next round's (a, b, c, d) from this round's, by the BLAKE3 message permutation. */
+/* Next round's (a, b, c, d) from this round's, by the BLAKE3 message permutation: with a, b,
+ * c, d = (w0 w2 w4 w6), (w1 w3 w5 w7), (w14 w8 w10 w12), (w15 w9 w11 w13), the next round's are
+ * (a1 b1 b3 a2), (a3 c2 a0 d3), (d0 b0 c3 d1), (c1 d2 b2 c0) (xk: lane k of x). Without
+ * SSE4.1 every step is a shuffle; with it, blends take some of them: shuffles have one or two
+ * ports on most cores, blends three. */
+#if defined(__SSE4_1__)
+#ifdef __AVX2__
+#define BLEND32(a, b, mask) _mm_blend_epi32((a), (b), (mask))
+#else /* blendps: SSE4.1's one dword blend that is not limited to the shuffle port on Intel */
+#define BLEND32(a, b, mask)                                                                  \
+  _mm_castps_si128(_mm_blend_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b), (mask)))
+#endif
 INLINE void permute_msg(__m128i *pa, __m128i *pb, __m128i *pc, __m128i *pd) {
   __m128i a = *pa, b = *pb, c = *pc, d = *pd;
-  *pa = PSHUFD(SHUFPS(a, b, 1, 2, 1, 3), 0, 2, 3, 1);                          /* w2 w3 w7 w4 */
-  *pb = SHUFPS(SHUFPS(a, c, 3, 3, 2, 2), SHUFPS(a, d, 0, 0, 3, 3), 0, 2, 0, 2); /* w6 w10 w0 w13 */
-  *pc = SHUFPS(SHUFPS(d, b, 0, 0, 0, 0), SHUFPS(c, d, 3, 3, 1, 1), 0, 2, 0, 2); /* w15 w1 w12 w9 */
-  *pd = SHUFPS(SHUFPS(c, d, 1, 1, 2, 2), SHUFPS(b, c, 2, 2, 0, 0), 0, 2, 0, 2); /* w8 w11 w5 w14 */
+  *pa = PSHUFD(SHUFPS(a, b, 1, 2, 1, 3), 0, 2, 3, 1);                    /* a1 b1 b3 a2 */
+  *pb = BLEND32(PSHUFD(BLEND32(a, c, 0x4), 3, 2, 0, 0), d, 0x8);         /* a3 c2 a0 d3 */
+  *pc = SHUFPS(_mm_unpacklo_epi32(d, b), BLEND32(d, c, 0x8), 0, 1, 3, 1); /* d0 b0 c3 d1 */
+  *pd = PSHUFD(SHUFPS(c, _mm_unpackhi_epi32(d, b), 1, 0, 0, 1), 0, 2, 3, 1); /* c1 d2 b2 c0 */
 }
+#else
+INLINE void permute_msg(__m128i *pa, __m128i *pb, __m128i *pc, __m128i *pd) {
+  __m128i a = *pa, b = *pb, c = *pc, d = *pd;
+  *pa = PSHUFD(SHUFPS(a, b, 1, 2, 1, 3), 0, 2, 3, 1);                          /* a1 b1 b3 a2 */
+  *pb = SHUFPS(SHUFPS(a, c, 3, 3, 2, 2), SHUFPS(a, d, 0, 0, 3, 3), 0, 2, 0, 2); /* a3 c2 a0 d3 */
+  *pc = SHUFPS(SHUFPS(d, b, 0, 0, 0, 0), SHUFPS(c, d, 3, 3, 1, 1), 0, 2, 0, 2); /* d0 b0 c3 d1 */
+  *pd = SHUFPS(SHUFPS(c, d, 1, 1, 2, 2), SHUFPS(b, c, 2, 2, 0, 0), 0, 2, 0, 2); /* c1 d2 b2 c0 */
+}
+#endif
 
 INLINE void compress_rows(__m128i r[4], const uint32_t cv[8], const uint8_t block[64],
                           uint8_t block_len, uint64_t counter, uint8_t flags) {
@@ -117,6 +137,8 @@ INLINE void compress_rows(__m128i r[4], const uint32_t cv[8], const uint8_t bloc
   __m128i b = SHUFPS(w0, w1, 1, 3, 1, 3);
   __m128i c = PSHUFD(SHUFPS(w2, w3, 0, 2, 0, 2), 3, 0, 1, 2);
   __m128i d = PSHUFD(SHUFPS(w2, w3, 1, 3, 1, 3), 3, 0, 1, 2);
+  /* Unrolled: as a loop, gcc passed a row through the stack at the loop's exit, on the chain. */
+#pragma GCC unroll 6
   for (int i = 0; i < 6; i++) {
     round_rows(r, a, b, c, d);
     permute_msg(&a, &b, &c, &d);
