@@ -19,9 +19,8 @@ void blake3_hash_many_avx2(const uint8_t *const *inputs, size_t num_inputs, size
     if (rest < 3) {
       /* One or two left: single row-wise compressions beat a padded group (measured). */
       for (size_t k = i; k < num_inputs; k++)
-        blake3_hash_one(compress_in_place_rows, inputs[k], blocks, key,
-                        counter + (increment_counter ? k : 0), flags, flags_start, flags_end,
-                        out + 32 * k);
+        hash_one_rows(inputs[k], blocks, key, counter + (increment_counter ? k : 0), flags,
+                      flags_start, flags_end, out + 32 * k);
       return;
     }
     /* Three to seven left: one padded group (the spare lanes repeat the last input) costs

@@ -249,9 +249,8 @@ void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, si
   while (i < num_inputs) {
     const size_t rest = num_inputs - i;
     if (rest == 1) {
-      blake3_hash_one(blake3_compress_in_place_avx512, inputs[i], blocks, key,
-                      counter + (increment_counter ? i : 0), flags, flags_start, flags_end,
-                      out + 32 * i);
+      hash_one_rows(inputs[i], blocks, key, counter + (increment_counter ? i : 0), flags,
+                    flags_start, flags_end, out + 32 * i);
       return;
     }
     /* Groups of 16 in zmm, 9..15 left as one padded zmm group, 2..8 as one (padded) ymm

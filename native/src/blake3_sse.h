@@ -86,9 +86,8 @@ void B3_SSE(blake3_hash_many)(const uint8_t *const *inputs, size_t num_inputs, s
     if (rest < 3) {
       /* One or two left: single row-wise compressions beat a padded group (measured). */
       for (size_t k = i; k < num_inputs; k++)
-        blake3_hash_one(B3_SSE(blake3_compress_in_place), inputs[k], blocks, key,
-                        counter + (increment_counter ? k : 0), flags, flags_start, flags_end,
-                        out + 32 * k);
+        hash_one_rows(inputs[k], blocks, key, counter + (increment_counter ? k : 0), flags,
+                      flags_start, flags_end, out + 32 * k);
       return;
     }
     /* Three left: one padded group (the spare lane repeats the last input) beats hashing

@@ -125,13 +125,8 @@ INLINE void permute_msg(__m128i *pa, __m128i *pb, __m128i *pc, __m128i *pd) {
 }
 #endif
 
-INLINE void compress_rows(__m128i r[4], const uint32_t cv[8], const uint8_t block[64],
-                          uint8_t block_len, uint64_t counter, uint8_t flags) {
-  r[0] = ld(cv);
-  r[1] = ld(cv + 4);
-  r[2] = ld(blake3_iv);
-  r[3] = _mm_set_epi32((int)flags, (int)block_len, (int)blake3_counter_high(counter),
-                       (int)blake3_counter_low(counter));
+/* The seven rounds on the rows r, set up by the caller, with the message block. */
+INLINE void rounds_rows(__m128i r[4], const uint8_t block[64]) {
   __m128i w0 = ld(block), w1 = ld(block + 16), w2 = ld(block + 32), w3 = ld(block + 48);
   __m128i a = SHUFPS(w0, w1, 0, 2, 0, 2);
   __m128i b = SHUFPS(w0, w1, 1, 3, 1, 3);
@@ -146,12 +141,48 @@ INLINE void compress_rows(__m128i r[4], const uint32_t cv[8], const uint8_t bloc
   round_rows(r, a, b, c, d);
 }
 
+/* Row 3 of the initial state: counter, block length, flags. */
+INLINE __m128i counter_row(uint64_t counter, uint8_t block_len, uint8_t flags) {
+  return _mm_set_epi32((int)flags, (int)block_len, (int)blake3_counter_high(counter),
+                       (int)blake3_counter_low(counter));
+}
+
+INLINE void compress_rows(__m128i r[4], const uint32_t cv[8], const uint8_t block[64],
+                          uint8_t block_len, uint64_t counter, uint8_t flags) {
+  r[0] = ld(cv);
+  r[1] = ld(cv + 4);
+  r[2] = ld(blake3_iv);
+  r[3] = counter_row(counter, block_len, flags);
+  rounds_rows(r, block);
+}
+
 INLINE void compress_in_place_rows(uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
                                    uint8_t block_len, uint64_t counter, uint8_t flags) {
   __m128i r[4];
   compress_rows(r, cv, block, block_len, counter, flags);
   st(cv, xor(r[0], r[2]));
   st(cv + 4, xor(r[1], r[3]));
+}
+
+/* hash_many's work for one input (blake3_hash_one's contract), its CV kept in two registers
+ * from block to block: the blocks are a chain, and a CV passed through memory would add a
+ * store and a load to it at every block. The single chunk of a short input runs here too
+ * (blake3_tree.c asks hash_many for its blocks but the last). */
+INLINE void hash_one_rows(const uint8_t *input, size_t blocks, const uint32_t key[8],
+                          uint64_t counter, uint8_t flags, uint8_t flags_start,
+                          uint8_t flags_end, uint8_t out[BLAKE3_OUT_LEN]) {
+  __m128i h0 = ld(key), h1 = ld(key + 4);
+  uint8_t block_flags = (uint8_t)(flags | flags_start);
+  for (size_t b = 0; b < blocks; b++) {
+    if (b + 1 == blocks) block_flags = (uint8_t)(block_flags | flags_end);
+    __m128i r[4] = {h0, h1, ld(blake3_iv), counter_row(counter, BLAKE3_BLOCK_LEN, block_flags)};
+    rounds_rows(r, input + b * BLAKE3_BLOCK_LEN);
+    h0 = xor(r[0], r[2]);
+    h1 = xor(r[1], r[3]);
+    block_flags = flags;
+  }
+  st(out, h0); /* x86 is little-endian: the words' bytes are the CV's bytes */
+  st(out + 16, h1);
 }
 
 #endif /* BLAKE3_SSE_ROWS_H */

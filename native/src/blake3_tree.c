@@ -39,12 +39,17 @@ static void b3t_chunk_open(const blake3_kernel *k, const uint8_t *chunk, size_t 
                            const uint32_t key[8], uint64_t counter, uint8_t flags, uint32_t cv[8],
                            uint8_t block[BLAKE3_BLOCK_LEN], uint8_t *block_len,
                            uint8_t *block_flags) {
-  memcpy(cv, key, 32);
   size_t nblocks = len == 0 ? 1 : (len + BLAKE3_BLOCK_LEN - 1) / BLAKE3_BLOCK_LEN;
   uint8_t f = (uint8_t)(flags | CHUNK_START);
-  for (size_t b = 0; b + 1 < nblocks; b++) {
-    k->compress_in_place(cv, chunk + b * BLAKE3_BLOCK_LEN, BLAKE3_BLOCK_LEN, counter, f);
+  if (nblocks > 1) {
+    /* The blocks before the last as one input of hash_many, whose single-input path keeps the
+     * CV in registers from block to block instead of passing it through memory at each call. */
+    uint8_t cv_bytes[BLAKE3_OUT_LEN];
+    k->hash_many(&chunk, 1, nblocks - 1, key, counter, 0, flags, CHUNK_START, 0, cv_bytes);
+    for (int w = 0; w < 8; w++) cv[w] = blake3_load32(cv_bytes + 4 * w);
     f = flags;
+  } else {
+    memcpy(cv, key, 32);
   }
   size_t rest = len - (nblocks - 1) * BLAKE3_BLOCK_LEN;
   memset(block, 0, BLAKE3_BLOCK_LEN);
