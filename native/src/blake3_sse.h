@@ -42,31 +42,126 @@ INLINE void transpose4(__m128i *x0, __m128i *x1, __m128i *x2, __m128i *x3) {
   *x3 = _mm_unpackhi_epi64(t1, t3);
 }
 
+/* One compression of four inputs, one per 32-bit lane, in inline assembly: the sixteen state
+ * vectors take all sixteen xmm registers, and gcc's allocation of the same rounds in intrinsics
+ * spilled and reloaded several of them at every step. Here the register use is fixed: rows
+ * a, b, c, d of the state in xmm0-3, xmm4-7, xmm8-11, xmm12-15; the four G's of a step run
+ * side by side, operation by operation (four independent chains); the message is read from
+ * memory by the adds; a rotation by shifts needs one spare register, so xmm8 goes to a stack
+ * slot for the four rotations and comes back after (its value is not needed in between).
+ *
+ * Operands: h (8 vectors: the CV words in, the new CV words out), m (16 vectors: the message
+ * words), r3 (5 vectors: state row 3, then the spill slot), k (the constants below). All are
+ * 16-byte aligned: legacy SSE instructions fault on an unaligned memory operand. */
+#define B3S_ADDM(a, w) "paddd 16*" #w "(%[m]), %%xmm" #a "\n\t"
+#define B3S_OP4(op, s0, s1, s2, s3, d0, d1, d2, d3)                                            \
+  #op " %%xmm" #s0 ", %%xmm" #d0 "\n\t" #op " %%xmm" #s1 ", %%xmm" #d1 "\n\t"                   \
+  #op " %%xmm" #s2 ", %%xmm" #d2 "\n\t" #op " %%xmm" #s3 ", %%xmm" #d3 "\n\t"
+/* x <- x rotated right by n, through xmm8 (saved around the four in the spill slot) */
+#define B3S_SHIFTROT1(n, x)                                                                    \
+  "movdqa %%xmm" #x ", %%xmm8\n\t"                                                            \
+  "psrld $" #n ", %%xmm8\n\t"                                                                 \
+  "pslld $32-" #n ", %%xmm" #x "\n\t"                                                         \
+  "por %%xmm8, %%xmm" #x "\n\t"
+#define B3S_SHIFTROT4(n, x0, x1, x2, x3)                                                       \
+  "movdqa %%xmm8, 64(%[r3])\n\t" B3S_SHIFTROT1(n, x0) B3S_SHIFTROT1(n, x1)                     \
+  B3S_SHIFTROT1(n, x2) B3S_SHIFTROT1(n, x3) "movdqa 64(%[r3]), %%xmm8\n\t"
+#define B3S_ROT12(x0, x1, x2, x3) B3S_SHIFTROT4(12, x0, x1, x2, x3)
+#define B3S_ROT7(x0, x1, x2, x3) B3S_SHIFTROT4(7, x0, x1, x2, x3)
+#ifdef __SSSE3__
+/* by 16 and 8: one pshufb each, its byte pattern from the constants */
+#define B3S_ROT16(x0, x1, x2, x3)                                                              \
+  "pshufb 64(%[k]), %%xmm" #x0 "\n\tpshufb 64(%[k]), %%xmm" #x1 "\n\t"                          \
+  "pshufb 64(%[k]), %%xmm" #x2 "\n\tpshufb 64(%[k]), %%xmm" #x3 "\n\t"
+#define B3S_ROT8(x0, x1, x2, x3)                                                               \
+  "pshufb 80(%[k]), %%xmm" #x0 "\n\tpshufb 80(%[k]), %%xmm" #x1 "\n\t"                          \
+  "pshufb 80(%[k]), %%xmm" #x2 "\n\tpshufb 80(%[k]), %%xmm" #x3 "\n\t"
+#else
+/* SSE2: by 16, swap the 16-bit halves of each word; by 8, shifts like 12 and 7 */
+#define B3S_SWAP16(x) "pshuflw $0xb1, %%xmm" #x ", %%xmm" #x "\n\tpshufhw $0xb1, %%xmm" #x ", %%xmm" #x "\n\t"
+#define B3S_ROT16(x0, x1, x2, x3) B3S_SWAP16(x0) B3S_SWAP16(x1) B3S_SWAP16(x2) B3S_SWAP16(x3)
+#define B3S_ROT8(x0, x1, x2, x3) B3S_SHIFTROT4(8, x0, x1, x2, x3)
+#endif
+/* One half of a step: the four G's up to their first (w: message word x; rotations 16, 12) or
+ * second (w: word y; rotations 8, 7) half. */
+#define B3S_HALF(a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, w0, w1, w2, w3, \
+                 ROTD, ROTB)                                                                   \
+  B3S_ADDM(a0, w0) B3S_ADDM(a1, w1) B3S_ADDM(a2, w2) B3S_ADDM(a3, w3)                          \
+  B3S_OP4(paddd, b0, b1, b2, b3, a0, a1, a2, a3)                                               \
+  B3S_OP4(pxor, a0, a1, a2, a3, d0, d1, d2, d3)                                                \
+  ROTD(d0, d1, d2, d3)                                                                         \
+  B3S_OP4(paddd, d0, d1, d2, d3, c0, c1, c2, c3)                                               \
+  B3S_OP4(pxor, c0, c1, c2, c3, b0, b1, b2, b3)                                                \
+  ROTB(b0, b1, b2, b3)
+/* A round with the schedule row s0..s15: the column step, then the diagonal step (G i on a_i,
+ * b_(i+1), c_(i+2), d_(i+3)). */
+#define B3S_ROUND_S(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15)       \
+  B3S_HALF(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, s0, s2, s4, s6, B3S_ROT16,      \
+           B3S_ROT12)                                                                          \
+  B3S_HALF(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, s1, s3, s5, s7, B3S_ROT8,       \
+           B3S_ROT7)                                                                           \
+  B3S_HALF(0, 1, 2, 3, 5, 6, 7, 4, 10, 11, 8, 9, 15, 12, 13, 14, s8, s10, s12, s14, B3S_ROT16,   \
+           B3S_ROT12)                                                                          \
+  B3S_HALF(0, 1, 2, 3, 5, 6, 7, 4, 10, 11, 8, 9, 15, 12, 13, 14, s9, s11, s13, s15, B3S_ROT8,    \
+           B3S_ROT7)
+#define B3S_ROUND(r) BLAKE3_WITH_ROW(B3S_ROUND_S, r)
+#define B3S_LOAD4(base, off, x0, x1, x2, x3)                                                   \
+  "movdqa " #off "(%[" #base "]), %%xmm" #x0 "\n\tmovdqa " #off "+16(%[" #base "]), %%xmm" #x1   \
+  "\n\tmovdqa " #off "+32(%[" #base "]), %%xmm" #x2 "\n\tmovdqa " #off "+48(%[" #base "]), %%xmm" \
+  #x3 "\n\t"
+
+/* The IV's first four words, each in all four lanes, then the pshufb patterns that rotate every
+ * 32-bit word right by 16 and by 8. */
+static const uint32_t b3s_consts[6][4] __attribute__((aligned(16))) = {
+    {0x6A09E667u, 0x6A09E667u, 0x6A09E667u, 0x6A09E667u},
+    {0xBB67AE85u, 0xBB67AE85u, 0xBB67AE85u, 0xBB67AE85u},
+    {0x3C6EF372u, 0x3C6EF372u, 0x3C6EF372u, 0x3C6EF372u},
+    {0xA54FF53Au, 0xA54FF53Au, 0xA54FF53Au, 0xA54FF53Au},
+    {0x01000302u, 0x05040706u, 0x09080B0Au, 0x0D0C0F0Eu},
+    {0x00030201u, 0x04070605u, 0x080B0A09u, 0x0C0F0E0Du},
+};
+
+INLINE void compress4(__m128i h[8], const __m128i m[16], __m128i r3[5]) {
+  __asm__(B3S_LOAD4(h, 0, 0, 1, 2, 3) B3S_LOAD4(h, 64, 4, 5, 6, 7)
+          B3S_LOAD4(k, 0, 8, 9, 10, 11) B3S_LOAD4(r3, 0, 12, 13, 14, 15)
+          B3S_ROUND(0) B3S_ROUND(1) B3S_ROUND(2) B3S_ROUND(3) B3S_ROUND(4) B3S_ROUND(5)
+          B3S_ROUND(6)
+          B3S_OP4(pxor, 8, 9, 10, 11, 0, 1, 2, 3) B3S_OP4(pxor, 12, 13, 14, 15, 4, 5, 6, 7)
+          "movdqa %%xmm0, (%[h])\n\tmovdqa %%xmm1, 16(%[h])\n\t"
+          "movdqa %%xmm2, 32(%[h])\n\tmovdqa %%xmm3, 48(%[h])\n\t"
+          "movdqa %%xmm4, 64(%[h])\n\tmovdqa %%xmm5, 80(%[h])\n\t"
+          "movdqa %%xmm6, 96(%[h])\n\tmovdqa %%xmm7, 112(%[h])"
+          :
+          : [h] "r"(h), [m] "r"(m), [r3] "r"(r3), [k] "r"(b3s_consts)
+          : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
+            "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+}
+
 /* Hashes in[0..3] (blocks blocks each) to four CVs written at out[0..127]. */
 static void hash4(const uint8_t *const in[4], size_t blocks, const uint32_t key[8],
                   const uint32_t ctr_lo[4], const uint32_t ctr_hi[4], uint8_t flags,
                   uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
-  __m128i h[8];
+  __m128i h[8], m[16], r3[5];
   for (int i = 0; i < 8; i++) h[i] = set1(key[i]);
-  const __m128i lo = ld(ctr_lo), hi = ld(ctr_hi);
+  r3[0] = ld(ctr_lo);
+  r3[1] = ld(ctr_hi);
+  r3[2] = set1(BLAKE3_BLOCK_LEN);
   for (size_t blk = 0; blk < blocks; blk++) {
     const size_t off = blk * BLAKE3_BLOCK_LEN;
-    __m128i m[16];
     for (int g = 0; g < 4; g++) {
-      m[4 * g + 0] = ld(in[0] + off + 16 * g);
-      m[4 * g + 1] = ld(in[1] + off + 16 * g);
-      m[4 * g + 2] = ld(in[2] + off + 16 * g);
-      m[4 * g + 3] = ld(in[3] + off + 16 * g);
-      transpose4(&m[4 * g + 0], &m[4 * g + 1], &m[4 * g + 2], &m[4 * g + 3]);
+      __m128i x0 = ld(in[0] + off + 16 * g), x1 = ld(in[1] + off + 16 * g);
+      __m128i x2 = ld(in[2] + off + 16 * g), x3 = ld(in[3] + off + 16 * g);
+      transpose4(&x0, &x1, &x2, &x3);
+      m[4 * g + 0] = x0;
+      m[4 * g + 1] = x1;
+      m[4 * g + 2] = x2;
+      m[4 * g + 3] = x3;
     }
     uint32_t f = flags;
     if (blk == 0) f |= flags_start;
     if (blk + 1 == blocks) f |= flags_end;
-    __m128i v[16] = {h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7],
-                     set1(blake3_iv[0]), set1(blake3_iv[1]), set1(blake3_iv[2]),
-                     set1(blake3_iv[3]), lo, hi, set1(BLAKE3_BLOCK_LEN), set1(f)};
-    BLAKE3_ROUNDS();
-    for (int i = 0; i < 8; i++) h[i] = xor(v[i], v[i + 8]);
+    r3[3] = set1(f);
+    compress4(h, m, r3);
   }
   transpose4(&h[0], &h[1], &h[2], &h[3]);
   transpose4(&h[4], &h[5], &h[6], &h[7]);
