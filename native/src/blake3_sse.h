@@ -43,55 +43,60 @@ INLINE void transpose4(__m128i *x0, __m128i *x1, __m128i *x2, __m128i *x3) {
 }
 
 /* One compression of four inputs, one per 32-bit lane, in inline assembly: the sixteen state
- * vectors take all sixteen xmm registers, and gcc's allocation of the same rounds in intrinsics
- * spilled and reloaded several of them at every step. Here the register use is fixed: rows
- * a, b, c, d of the state in xmm0-3, xmm4-7, xmm8-11, xmm12-15; the four G's of a step run
- * side by side, operation by operation (four independent chains); the message is read from
- * memory by the adds; a rotation by shifts needs one spare register, so xmm8 goes to a stack
- * slot for the four rotations and comes back after (its value is not needed in between).
+ * vectors would take all sixteen xmm registers, and gcc's allocation of the same rounds in
+ * intrinsics spilled and reloaded several of them at every step. Here the register use is
+ * fixed: rows a, b, c, d of the state in xmm0-3, xmm4-7, xmm8-11, xmm12-15, except that state
+ * word 8 (c of the first column, of the third diagonal) lives in a stack slot and visits xmm8
+ * only for its add and xor, leaving xmm8 free the rest of the time for the rotations' pshufb
+ * pattern or shift temporary. The four G's of a step run side by side, operation by operation
+ * (four independent chains); the message is read from memory by the adds.
  *
  * Operands: h (8 vectors: the CV words in, the new CV words out), m (16 vectors: the message
- * words), r3 (5 vectors: state row 3, then the spill slot), k (the constants below). All are
+ * words), r3 (5 vectors: state row 3, then the slot of word 8), k (the constants below). All are
  * 16-byte aligned: legacy SSE instructions fault on an unaligned memory operand. */
 #define B3S_ADDM(a, w) "paddd 16*" #w "(%[m]), %%xmm" #a "\n\t"
 #define B3S_OP4(op, s0, s1, s2, s3, d0, d1, d2, d3)                                            \
   #op " %%xmm" #s0 ", %%xmm" #d0 "\n\t" #op " %%xmm" #s1 ", %%xmm" #d1 "\n\t"                   \
   #op " %%xmm" #s2 ", %%xmm" #d2 "\n\t" #op " %%xmm" #s3 ", %%xmm" #d3 "\n\t"
-/* x <- x rotated right by n, through xmm8 (saved around the four in the spill slot) */
+#define B3S_W8_IN "movdqa 64(%[r3]), %%xmm8\n\t"
+#define B3S_W8_OUT "movdqa %%xmm8, 64(%[r3])\n\t"
+/* x <- x rotated right by n, xmm8 the temporary */
 #define B3S_SHIFTROT1(n, x)                                                                    \
   "movdqa %%xmm" #x ", %%xmm8\n\t"                                                            \
   "psrld $" #n ", %%xmm8\n\t"                                                                 \
   "pslld $32-" #n ", %%xmm" #x "\n\t"                                                         \
   "por %%xmm8, %%xmm" #x "\n\t"
 #define B3S_SHIFTROT4(n, x0, x1, x2, x3)                                                       \
-  "movdqa %%xmm8, 64(%[r3])\n\t" B3S_SHIFTROT1(n, x0) B3S_SHIFTROT1(n, x1)                     \
-  B3S_SHIFTROT1(n, x2) B3S_SHIFTROT1(n, x3) "movdqa 64(%[r3]), %%xmm8\n\t"
+  B3S_SHIFTROT1(n, x0) B3S_SHIFTROT1(n, x1) B3S_SHIFTROT1(n, x2) B3S_SHIFTROT1(n, x3)
 #define B3S_ROT12(x0, x1, x2, x3) B3S_SHIFTROT4(12, x0, x1, x2, x3)
 #define B3S_ROT7(x0, x1, x2, x3) B3S_SHIFTROT4(7, x0, x1, x2, x3)
 #ifdef __SSSE3__
-/* by 16 and 8: one pshufb each, its byte pattern from the constants */
-#define B3S_ROT16(x0, x1, x2, x3)                                                              \
-  "pshufb 64(%[k]), %%xmm" #x0 "\n\tpshufb 64(%[k]), %%xmm" #x1 "\n\t"                          \
-  "pshufb 64(%[k]), %%xmm" #x2 "\n\tpshufb 64(%[k]), %%xmm" #x3 "\n\t"
-#define B3S_ROT8(x0, x1, x2, x3)                                                               \
-  "pshufb 80(%[k]), %%xmm" #x0 "\n\tpshufb 80(%[k]), %%xmm" #x1 "\n\t"                          \
-  "pshufb 80(%[k]), %%xmm" #x2 "\n\tpshufb 80(%[k]), %%xmm" #x3 "\n\t"
+/* by 16 and 8: one pshufb each, the byte pattern (at offset off of the constants) in xmm8 */
+#define B3S_PSHUFB4(off, x0, x1, x2, x3)                                                       \
+  "movdqa " #off "(%[k]), %%xmm8\n\t"                                                         \
+  "pshufb %%xmm8, %%xmm" #x0 "\n\tpshufb %%xmm8, %%xmm" #x1 "\n\t"                              \
+  "pshufb %%xmm8, %%xmm" #x2 "\n\tpshufb %%xmm8, %%xmm" #x3 "\n\t"
+#define B3S_ROT16(x0, x1, x2, x3) B3S_PSHUFB4(64, x0, x1, x2, x3)
+#define B3S_ROT8(x0, x1, x2, x3) B3S_PSHUFB4(80, x0, x1, x2, x3)
 #else
 /* SSE2: by 16, swap the 16-bit halves of each word; by 8, shifts like 12 and 7 */
-#define B3S_SWAP16(x) "pshuflw $0xb1, %%xmm" #x ", %%xmm" #x "\n\tpshufhw $0xb1, %%xmm" #x ", %%xmm" #x "\n\t"
+#define B3S_SWAP16(x)                                                                          \
+  "pshuflw $0xb1, %%xmm" #x ", %%xmm" #x "\n\tpshufhw $0xb1, %%xmm" #x ", %%xmm" #x "\n\t"
 #define B3S_ROT16(x0, x1, x2, x3) B3S_SWAP16(x0) B3S_SWAP16(x1) B3S_SWAP16(x2) B3S_SWAP16(x3)
 #define B3S_ROT8(x0, x1, x2, x3) B3S_SHIFTROT4(8, x0, x1, x2, x3)
 #endif
 /* One half of a step: the four G's up to their first (w: message word x; rotations 16, 12) or
- * second (w: word y; rotations 8, 7) half. */
+ * second (w: word y; rotations 8, 7) half. Word 8 is in xmm8 only between W8_IN and W8_OUT. */
 #define B3S_HALF(a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, w0, w1, w2, w3, \
                  ROTD, ROTB)                                                                   \
   B3S_ADDM(a0, w0) B3S_ADDM(a1, w1) B3S_ADDM(a2, w2) B3S_ADDM(a3, w3)                          \
   B3S_OP4(paddd, b0, b1, b2, b3, a0, a1, a2, a3)                                               \
   B3S_OP4(pxor, a0, a1, a2, a3, d0, d1, d2, d3)                                                \
   ROTD(d0, d1, d2, d3)                                                                         \
+  B3S_W8_IN                                                                                    \
   B3S_OP4(paddd, d0, d1, d2, d3, c0, c1, c2, c3)                                               \
   B3S_OP4(pxor, c0, c1, c2, c3, b0, b1, b2, b3)                                                \
+  B3S_W8_OUT                                                                                   \
   ROTB(b0, b1, b2, b3)
 /* A round with the schedule row s0..s15: the column step, then the diagonal step (G i on a_i,
  * b_(i+1), c_(i+2), d_(i+3)). */
@@ -123,10 +128,11 @@ static const uint32_t b3s_consts[6][4] __attribute__((aligned(16))) = {
 
 INLINE void compress4(__m128i h[8], const __m128i m[16], __m128i r3[5]) {
   __asm__(B3S_LOAD4(h, 0, 0, 1, 2, 3) B3S_LOAD4(h, 64, 4, 5, 6, 7)
-          B3S_LOAD4(k, 0, 8, 9, 10, 11) B3S_LOAD4(r3, 0, 12, 13, 14, 15)
+          B3S_LOAD4(k, 0, 8, 9, 10, 11) B3S_W8_OUT B3S_LOAD4(r3, 0, 12, 13, 14, 15)
           B3S_ROUND(0) B3S_ROUND(1) B3S_ROUND(2) B3S_ROUND(3) B3S_ROUND(4) B3S_ROUND(5)
           B3S_ROUND(6)
-          B3S_OP4(pxor, 8, 9, 10, 11, 0, 1, 2, 3) B3S_OP4(pxor, 12, 13, 14, 15, 4, 5, 6, 7)
+          "pxor 64(%[r3]), %%xmm0\n\t" B3S_OP4(pxor, 9, 10, 11, 12, 1, 2, 3, 4)
+          "pxor %%xmm13, %%xmm5\n\tpxor %%xmm14, %%xmm6\n\tpxor %%xmm15, %%xmm7\n\t"
           "movdqa %%xmm0, (%[h])\n\tmovdqa %%xmm1, 16(%[h])\n\t"
           "movdqa %%xmm2, 32(%[h])\n\tmovdqa %%xmm3, 48(%[h])\n\t"
           "movdqa %%xmm4, 64(%[h])\n\tmovdqa %%xmm5, 80(%[h])\n\t"
