@@ -51,15 +51,15 @@ INLINE void transpose4(__m128i *x0, __m128i *x1, __m128i *x2, __m128i *x3) {
  * pattern or shift temporary. The four G's of a step run side by side, operation by operation
  * (four independent chains); the message is read from memory by the adds.
  *
- * Operands: h (8 vectors: the CV words in, the new CV words out), m (16 vectors: the message
- * words), r3 (5 vectors: state row 3, then the slot of word 8), k (the constants below). All are
- * 16-byte aligned: legacy SSE instructions fault on an unaligned memory operand. */
+ * Operands (hash4_blocks): h (the CV words), m (16 vectors: the message words of the current
+ * block), d (state row 3 and the slot of word 8), k (the constants below), all 16-byte
+ * aligned: legacy SSE instructions fault on an unaligned memory operand. */
 #define B3S_ADDM(a, w) "paddd 16*" #w "(%[m]), %%xmm" #a "\n\t"
 #define B3S_OP4(op, s0, s1, s2, s3, d0, d1, d2, d3)                                            \
   #op " %%xmm" #s0 ", %%xmm" #d0 "\n\t" #op " %%xmm" #s1 ", %%xmm" #d1 "\n\t"                   \
   #op " %%xmm" #s2 ", %%xmm" #d2 "\n\t" #op " %%xmm" #s3 ", %%xmm" #d3 "\n\t"
-#define B3S_W8_IN "movdqa 64(%[r3]), %%xmm8\n\t"
-#define B3S_W8_OUT "movdqa %%xmm8, 64(%[r3])\n\t"
+#define B3S_W8_IN "movdqa 64(%[d]), %%xmm8\n\t"
+#define B3S_W8_OUT "movdqa %%xmm8, 64(%[d])\n\t"
 /* x <- x rotated right by n, xmm8 the temporary */
 #define B3S_SHIFTROT1(n, x)                                                                    \
   "movdqa %%xmm" #x ", %%xmm8\n\t"                                                            \
@@ -126,48 +126,84 @@ static const uint32_t b3s_consts[6][4] __attribute__((aligned(16))) = {
     {0x00030201u, 0x04070605u, 0x080B0A09u, 0x0C0F0E0Du},
 };
 
-INLINE void compress4(__m128i h[8], const __m128i m[16], __m128i r3[5]) {
-  __asm__(B3S_LOAD4(h, 0, 0, 1, 2, 3) B3S_LOAD4(h, 64, 4, 5, 6, 7)
-          B3S_LOAD4(k, 0, 8, 9, 10, 11) B3S_W8_OUT B3S_LOAD4(r3, 0, 12, 13, 14, 15)
+/* Rows x0..x3 (four consecutive words of inputs 0..3) to words: x0 <- word 0 of the four
+ * inputs, x1 <- word 1, x4 <- word 2, x3 <- word 3 (x4, x5 temporaries). */
+#define B3S_TRANSPOSE(x0, x1, x2, x3, x4, x5)                                                  \
+  "movdqa %%xmm" #x0 ", %%xmm" #x4 "\n\tpunpckldq %%xmm" #x1 ", %%xmm" #x0 "\n\t"                \
+  "punpckhdq %%xmm" #x1 ", %%xmm" #x4 "\n\tmovdqa %%xmm" #x2 ", %%xmm" #x5 "\n\t"                \
+  "punpckldq %%xmm" #x3 ", %%xmm" #x2 "\n\tpunpckhdq %%xmm" #x3 ", %%xmm" #x5 "\n\t"             \
+  "movdqa %%xmm" #x0 ", %%xmm" #x1 "\n\tpunpcklqdq %%xmm" #x2 ", %%xmm" #x0 "\n\t"               \
+  "punpckhqdq %%xmm" #x2 ", %%xmm" #x1 "\n\tmovdqa %%xmm" #x4 ", %%xmm" #x3 "\n\t"               \
+  "punpcklqdq %%xmm" #x5 ", %%xmm" #x4 "\n\tpunpckhqdq %%xmm" #x5 ", %%xmm" #x3 "\n\t"
+/* Message words 4g..4g+3 of the block at offset off of the four inputs, to m[4g..4g+3]. */
+#define B3S_MSG4(g)                                                                            \
+  "mov (%[in]), %[t]\n\tmovdqu 16*" #g "(%[t],%[off]), %%xmm8\n\t"                             \
+  "mov 8(%[in]), %[t]\n\tmovdqu 16*" #g "(%[t],%[off]), %%xmm9\n\t"                            \
+  "mov 16(%[in]), %[t]\n\tmovdqu 16*" #g "(%[t],%[off]), %%xmm10\n\t"                          \
+  "mov 24(%[in]), %[t]\n\tmovdqu 16*" #g "(%[t],%[off]), %%xmm11\n\t"                          \
+  B3S_TRANSPOSE(8, 9, 10, 11, 12, 13)                                                          \
+  "movdqa %%xmm8, 64*" #g "(%[m])\n\tmovdqa %%xmm9, 64*" #g "+16(%[m])\n\t"                      \
+  "movdqa %%xmm12, 64*" #g "+32(%[m])\n\tmovdqa %%xmm11, 64*" #g "+48(%[m])\n\t"
+
+/* Compresses the blocks [0, end) (end = 64 * blocks > 0) of the four inputs in[0..3], the CV
+ * words h[0..7] (one vector each) in and out; they stay in xmm0-7 from block to block.
+ * d holds state row 3 but the flags (counter low, counter high, block length), then the
+ * flags of the first, the middle and the last block (the first's with CHUNK_END too when it is
+ * also the last) as 32-bit words, then the slot of word 8; m is the message scratch. */
+INLINE void hash4_blocks(const uint8_t *const in[4], size_t end, __m128i h[8], __m128i m[16],
+                         __m128i d[5]) {
+  size_t off = 0;
+  uint64_t t, f;
+  /* volatile: its results go through memory (h), which gcc does not count as outputs */
+  __asm__ volatile(B3S_LOAD4(h, 0, 0, 1, 2, 3) B3S_LOAD4(h, 64, 4, 5, 6, 7)
+          "1:\n\t"
+          B3S_MSG4(0) B3S_MSG4(1) B3S_MSG4(2) B3S_MSG4(3)
+          /* this block's flags: the middle ones, unless it is the last or the first */
+          "movl 52(%[d]), %k[f]\n\t"
+          "lea 64(%[off]), %[t]\n\t"
+          "cmp %[t], %[end]\n\t"
+          "cmove 56(%[d]), %k[f]\n\t"
+          "test %[off], %[off]\n\t"
+          "cmovz 48(%[d]), %k[f]\n\t"
+          "movd %k[f], %%xmm15\n\t"
+          "pshufd $0, %%xmm15, %%xmm15\n\t"
+          B3S_LOAD4(k, 0, 8, 9, 10, 11) B3S_W8_OUT
+          "movdqa (%[d]), %%xmm12\n\tmovdqa 16(%[d]), %%xmm13\n\tmovdqa 32(%[d]), %%xmm14\n\t"
           B3S_ROUND(0) B3S_ROUND(1) B3S_ROUND(2) B3S_ROUND(3) B3S_ROUND(4) B3S_ROUND(5)
           B3S_ROUND(6)
-          "pxor 64(%[r3]), %%xmm0\n\t" B3S_OP4(pxor, 9, 10, 11, 12, 1, 2, 3, 4)
+          "pxor 64(%[d]), %%xmm0\n\t" B3S_OP4(pxor, 9, 10, 11, 12, 1, 2, 3, 4)
           "pxor %%xmm13, %%xmm5\n\tpxor %%xmm14, %%xmm6\n\tpxor %%xmm15, %%xmm7\n\t"
+          "add $64, %[off]\n\t"
+          "cmp %[off], %[end]\n\t"
+          "jne 1b\n\t"
           "movdqa %%xmm0, (%[h])\n\tmovdqa %%xmm1, 16(%[h])\n\t"
           "movdqa %%xmm2, 32(%[h])\n\tmovdqa %%xmm3, 48(%[h])\n\t"
           "movdqa %%xmm4, 64(%[h])\n\tmovdqa %%xmm5, 80(%[h])\n\t"
           "movdqa %%xmm6, 96(%[h])\n\tmovdqa %%xmm7, 112(%[h])"
-          :
-          : [h] "r"(h), [m] "r"(m), [r3] "r"(r3), [k] "r"(b3s_consts)
-          : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
-            "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+          : [off] "+r"(off), [t] "=&r"(t), [f] "=&r"(f)
+          : [in] "r"(in), [end] "r"(end), [h] "r"(h), [m] "r"(m), [d] "r"(d),
+            [k] "r"(b3s_consts)
+          : "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+            "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
 }
 
 /* Hashes in[0..3] (blocks blocks each) to four CVs written at out[0..127]. */
 static void hash4(const uint8_t *const in[4], size_t blocks, const uint32_t key[8],
                   const uint32_t ctr_lo[4], const uint32_t ctr_hi[4], uint8_t flags,
                   uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
-  __m128i h[8], m[16], r3[5];
+  __m128i h[8], m[16], d[5];
   for (int i = 0; i < 8; i++) h[i] = set1(key[i]);
-  r3[0] = ld(ctr_lo);
-  r3[1] = ld(ctr_hi);
-  r3[2] = set1(BLAKE3_BLOCK_LEN);
-  for (size_t blk = 0; blk < blocks; blk++) {
-    const size_t off = blk * BLAKE3_BLOCK_LEN;
-    for (int g = 0; g < 4; g++) {
-      __m128i x0 = ld(in[0] + off + 16 * g), x1 = ld(in[1] + off + 16 * g);
-      __m128i x2 = ld(in[2] + off + 16 * g), x3 = ld(in[3] + off + 16 * g);
-      transpose4(&x0, &x1, &x2, &x3);
-      m[4 * g + 0] = x0;
-      m[4 * g + 1] = x1;
-      m[4 * g + 2] = x2;
-      m[4 * g + 3] = x3;
-    }
-    uint32_t f = flags;
-    if (blk == 0) f |= flags_start;
-    if (blk + 1 == blocks) f |= flags_end;
-    r3[3] = set1(f);
-    compress4(h, m, r3);
+  if (blocks > 0) {
+    uint32_t f[4];
+    f[0] = (uint32_t)(flags | flags_start | (blocks == 1 ? flags_end : 0));
+    f[1] = flags;
+    f[2] = (uint32_t)(flags | flags_end);
+    f[3] = 0;
+    d[0] = ld(ctr_lo);
+    d[1] = ld(ctr_hi);
+    d[2] = set1(BLAKE3_BLOCK_LEN);
+    d[3] = ld(f);
+    hash4_blocks(in, blocks * BLAKE3_BLOCK_LEN, h, m, d);
   }
   transpose4(&h[0], &h[1], &h[2], &h[3]);
   transpose4(&h[4], &h[5], &h[6], &h[7]);
