@@ -2,9 +2,9 @@
  * blake3-fast: AVX2 kernels (compiled with -mavx2).
  *
  *   hash_many  eight inputs at a time, one per 32-bit lane of a ymm (blake3_ymm8.h); one or
- *              two left over go row-wise, through the SSE4.1 file's compression inlined here
- *              (blake3_sse_rows.h). For single blocks the table names SSE4.1's compression
- *              itself (BLAKE3_ISAS).
+ *              two left over go row-wise, through the SSE4.1 file's compression compiled here
+ *              (hash_one_rows, blake3_sse_rows.h). For single blocks the table names SSE4.1's
+ *              compression itself (BLAKE3_ISAS).
  */
 #include "blake3_sse_rows.h"
 #include "blake3_ymm8.h"

@@ -1,11 +1,13 @@
 /*
  * blake3-fast: the 128-bit x86 kernels, one source for two ISA files. blake3_sse2.c and
  * blake3_sse41.c each define B3_SSE(fn) (the function name with their suffix) and include this
- * file; their compiler flags decide the rotations (rot16 in blake3_sse_rows.h), nothing else
- * differs.
+ * file; their compiler flags decide the rotations by 16 and 8 (pshufb with SSSE3, else words
+ * and shifts: rot16 in blake3_sse_rows.h, B3S_ROT16 here), nothing else differs.
  *
  *   compress_in_place / compress_xof  one block, row-wise (blake3_sse_rows.h)
- *   hash_many                         four inputs at a time, one per 32-bit lane
+ *   hash_many                         four inputs at a time, one per 32-bit lane, the blocks
+ *                                     in inline assembly (hash4_blocks); one or two inputs
+ *                                     left over row-wise (hash_one_rows)
  */
 #ifndef B3_SSE
 #error "include blake3_sse.h from an ISA file that defines B3_SSE(fn)"
