@@ -139,10 +139,8 @@ static const uint32_t b3s_consts[6][4] __attribute__((aligned(16))) = {
   "punpcklqdq %%xmm" #x5 ", %%xmm" #x4 "\n\tpunpckhqdq %%xmm" #x5 ", %%xmm" #x3 "\n\t"
 /* Message words 4g..4g+3 of the block at offset off of the four inputs, to m[4g..4g+3]. */
 #define B3S_MSG4(g)                                                                            \
-  "mov (%[in]), %[t]\n\tmovdqu 16*" #g "(%[t],%[off]), %%xmm8\n\t"                             \
-  "mov 8(%[in]), %[t]\n\tmovdqu 16*" #g "(%[t],%[off]), %%xmm9\n\t"                            \
-  "mov 16(%[in]), %[t]\n\tmovdqu 16*" #g "(%[t],%[off]), %%xmm10\n\t"                          \
-  "mov 24(%[in]), %[t]\n\tmovdqu 16*" #g "(%[t],%[off]), %%xmm11\n\t"                          \
+  "movdqu 16*" #g "(%[p0],%[off]), %%xmm8\n\tmovdqu 16*" #g "(%[p1],%[off]), %%xmm9\n\t"        \
+  "movdqu 16*" #g "(%[p2],%[off]), %%xmm10\n\tmovdqu 16*" #g "(%[p3],%[off]), %%xmm11\n\t"      \
   B3S_TRANSPOSE(8, 9, 10, 11, 12, 13)                                                          \
   "movdqa %%xmm8, 64*" #g "(%[m])\n\tmovdqa %%xmm9, 64*" #g "+16(%[m])\n\t"                      \
   "movdqa %%xmm12, 64*" #g "+32(%[m])\n\tmovdqa %%xmm11, 64*" #g "+48(%[m])\n\t"
@@ -183,7 +181,7 @@ INLINE void hash4_blocks(const uint8_t *const in[4], size_t end, __m128i h[8], _
           "movdqa %%xmm4, 64(%[h])\n\tmovdqa %%xmm5, 80(%[h])\n\t"
           "movdqa %%xmm6, 96(%[h])\n\tmovdqa %%xmm7, 112(%[h])"
           : [off] "+r"(off), [t] "=&r"(t), [f] "=&r"(f)
-          : [in] "r"(in), [end] "r"(end), [h] "r"(h), [m] "r"(m), [d] "r"(d),
+          : [p0] "r"(in[0]), [p1] "r"(in[1]), [p2] "r"(in[2]), [p3] "r"(in[3]), [end] "r"(end), [h] "r"(h), [m] "r"(m), [d] "r"(d),
             [k] "r"(b3s_consts)
           : "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
             "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
