@@ -220,8 +220,10 @@ void B3_SSE(blake3_hash_many)(const uint8_t *const *inputs, size_t num_inputs, s
   size_t i = 0;
   while (i < num_inputs) {
     const size_t rest = num_inputs - i;
-    if (rest < 3) {
-      /* One or two left: single row-wise compressions beat a padded group (measured). */
+    if (rest == 1 || (rest == 2 && blocks == 1)) {
+      /* One left, or two single blocks (parents): row-wise, a chain of compressions, beats a
+       * padded group, whose setup outweighs one block. Two inputs of many blocks go as one
+       * padded group: two row-wise chains cost more than four lanes' blocks (measured). */
       for (size_t k = i; k < num_inputs; k++)
         hash_one_rows(inputs[k], blocks, key, counter + (increment_counter ? k : 0), flags,
                       flags_start, flags_end, out + 32 * k);
