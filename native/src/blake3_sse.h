@@ -6,8 +6,8 @@
  *
  *   compress_in_place / compress_xof  one block, row-wise (blake3_sse_rows.h)
  *   hash_many                         four inputs at a time, one per 32-bit lane, the blocks
- *                                     in inline assembly (hash4_blocks); one or two inputs
- *                                     left over row-wise (hash_one_rows)
+ *                                     in inline assembly (hash4_blocks); one input left
+ *                                     over, or two single blocks, row-wise (hash_one_rows)
  */
 #ifndef B3_SSE
 #error "include blake3_sse.h from an ISA file that defines B3_SSE(fn)"
@@ -181,8 +181,8 @@ INLINE void hash4_blocks(const uint8_t *const in[4], size_t end, __m128i h[8], _
           "movdqa %%xmm4, 64(%[h])\n\tmovdqa %%xmm5, 80(%[h])\n\t"
           "movdqa %%xmm6, 96(%[h])\n\tmovdqa %%xmm7, 112(%[h])"
           : [off] "+r"(off), [t] "=&r"(t), [f] "=&r"(f)
-          : [p0] "r"(in[0]), [p1] "r"(in[1]), [p2] "r"(in[2]), [p3] "r"(in[3]), [end] "r"(end), [h] "r"(h), [m] "r"(m), [d] "r"(d),
-            [k] "r"(b3s_consts)
+          : [p0] "r"(in[0]), [p1] "r"(in[1]), [p2] "r"(in[2]), [p3] "r"(in[3]), [end] "r"(end),
+            [h] "r"(h), [m] "r"(m), [d] "r"(d), [k] "r"(b3s_consts)
           : "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
             "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
 }
@@ -229,8 +229,8 @@ void B3_SSE(blake3_hash_many)(const uint8_t *const *inputs, size_t num_inputs, s
                       flags_start, flags_end, out + 32 * k);
       return;
     }
-    /* Three left: one padded group (the spare lane repeats the last input) beats hashing
-     * them one by one. */
+    /* Four or more, three, or two of several blocks: a group (padded: the spare lanes repeat
+     * the last input and their CVs are dropped). */
     const uint8_t *in[4];
     for (size_t k = 0; k < 4; k++) {
       in[k] = inputs[i + (k < rest ? k : rest - 1)];
