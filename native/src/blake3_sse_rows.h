@@ -166,8 +166,8 @@ INLINE void compress_in_place_rows(uint32_t cv[8], const uint8_t block[BLAKE3_BL
 
 /* hash_many's work for one input (blake3_hash_one's contract), its CV kept in two registers
  * from block to block: the blocks are a chain, and a CV passed through memory would add a
- * store and a load to it at every block. The single chunk of a short input runs here too
- * (blake3_tree.c asks hash_many for its blocks but the last). */
+ * store and a load to it at every block. A short input's one chunk runs here too (for a chunk
+ * of more than a few blocks, blake3_tree.c asks hash_many for its blocks but the last). */
 INLINE void hash_one_rows(const uint8_t *input, size_t blocks, const uint32_t key[8],
                           uint64_t counter, uint8_t flags, uint8_t flags_start,
                           uint8_t flags_end, uint8_t out[BLAKE3_OUT_LEN]) {
