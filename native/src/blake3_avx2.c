@@ -2,9 +2,9 @@
  * blake3-fast: AVX2 kernels (compiled with -mavx2).
  *
  *   hash_many  eight inputs at a time, one per 32-bit lane of a ymm (blake3_ymm8.h); one or
- *              two left over go row-wise, through the SSE4.1 file's compression inlined here
- *              (blake3_sse_rows.h). For single blocks the table names SSE4.1's compression
- *              itself (BLAKE3_ISAS).
+ *              two left over go row-wise, through the SSE4.1 file's compression compiled here
+ *              (hash_one_rows, blake3_sse_rows.h). For single blocks the table names SSE4.1's
+ *              compression itself (BLAKE3_ISAS).
  *   subtree    sixteen chunks at a time as two eight-lane groups, their CVs kept word-major
  *              between levels (blake3_subtree16.h)
  */
@@ -21,9 +21,8 @@ void blake3_hash_many_avx2(const uint8_t *const *inputs, size_t num_inputs, size
     if (rest < 3) {
       /* One or two left: single row-wise compressions beat a padded group (measured). */
       for (size_t k = i; k < num_inputs; k++)
-        blake3_hash_one(compress_in_place_rows, inputs[k], blocks, key,
-                        counter + (increment_counter ? k : 0), flags, flags_start, flags_end,
-                        out + 32 * k);
+        hash_one_rows(inputs[k], blocks, key, counter + (increment_counter ? k : 0), flags,
+                      flags_start, flags_end, out + 32 * k);
       return;
     }
     /* Three to seven left: one padded group (the spare lanes repeat the last input) costs

@@ -1,9 +1,8 @@
 /*
  * blake3-fast: AVX-512 kernels (compiled with -mavx512f -mavx512vl; nothing from BW/VBMI).
  *
- *   compress_in_place / compress_xof  one block, row-wise in xmm registers; each round's four
- *                                     message vectors are picked straight from the block by
- *                                     vpermt2d with the schedule as index
+ *   compress_in_place / compress_xof  one block, row-wise in xmm registers: blake3_sse_rows.h's
+ *                                     compression, every rotation one vprord
  *   hash_many                         sixteen inputs at a time in zmm lanes; a tail of 2..8
  *                                     inputs runs eight-wide in ymm, a single one row-wise
  *   xof_many                          sixteen consecutive output blocks at a time
@@ -39,6 +38,11 @@ typedef long long bytes16 __attribute__((vector_size(16), aligned(1), may_alias)
 
 /* ---- row-wise compression ------------------------------------------------------------- */
 
+/* compress_in_place and compress_xof run compress_rows (blake3_sse_rows.h), whose message
+ * moves from round to round by in-lane shuffles: picking each round's words from the block with
+ * four vpermt2d (below, for parent_rows) measured slower for one block, whose speed is the
+ * latency of its chain (vpermt2d has a longer latency and only the one shuffle port). */
+
 /* Words i0..i3 of the block whose words 0-7 are in lo and 8-15 in hi. */
 INLINE __m128i pick(__m256i lo, __m256i hi, int i0, int i1, int i2, int i3) {
   const __m256i idx = _mm256_setr_epi32(i0, i1, i2, i3, 0, 0, 0, 0);
@@ -63,24 +67,10 @@ INLINE void rounds_picked(__m128i r[4], __m256i lo, __m256i hi) {
   round_picked(r, lo, hi, blake3_msg_schedule[6]);
 }
 
-INLINE void compress_picked(__m128i r[4], const uint32_t cv[8], const uint8_t block[64],
-                          uint8_t block_len, uint64_t counter, uint8_t flags) {
-  r[0] = ld(cv);
-  r[1] = ld(cv + 4);
-  r[2] = ld(blake3_iv);
-  r[3] = _mm_setr_epi32((int)blake3_counter_low(counter), (int)blake3_counter_high(counter),
-                        (int)block_len, (int)flags);
-  /* 16-byte loads: a caller that has just written the block in 16-byte (or smaller) pieces
-   * would stall a 32-byte load until those stores drain. */
-  const __m256i lo = _mm256_inserti128_si256(_mm256_castsi128_si256(ld(block)), ld(block + 16), 1);
-  const __m256i hi = _mm256_inserti128_si256(_mm256_castsi128_si256(ld(block + 32)), ld(block + 48), 1);
-  rounds_picked(r, lo, hi);
-}
-
 void blake3_compress_in_place_avx512(uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
                                      uint8_t block_len, uint64_t counter, uint8_t flags) {
   __m128i r[4];
-  compress_picked(r, cv, block, block_len, counter, flags);
+  compress_rows(r, cv, block, block_len, counter, flags);
   st(cv, xor(r[0], r[2]));
   st(cv + 4, xor(r[1], r[3]));
 }
@@ -89,7 +79,7 @@ void blake3_compress_xof_avx512(const uint32_t cv[8], const uint8_t block[BLAKE3
                                 uint8_t block_len, uint64_t counter, uint8_t flags,
                                 uint8_t out[64]) {
   __m128i r[4];
-  compress_picked(r, cv, block, block_len, counter, flags);
+  compress_rows(r, cv, block, block_len, counter, flags);
   st(out, xor(r[0], r[2]));
   st(out + 16, xor(r[1], r[3]));
   st(out + 32, xor(r[2], ld(cv)));
@@ -296,9 +286,8 @@ void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, si
   while (i < num_inputs) {
     const size_t rest = num_inputs - i;
     if (rest == 1) {
-      blake3_hash_one(blake3_compress_in_place_avx512, inputs[i], blocks, key,
-                      counter + (increment_counter ? i : 0), flags, flags_start, flags_end,
-                      out + 32 * i);
+      hash_one_rows(inputs[i], blocks, key, counter + (increment_counter ? i : 0), flags,
+                    flags_start, flags_end, out + 32 * i);
       return;
     }
     /* Groups of 16 in zmm, 9..15 left as one padded zmm group, 2..8 as one (padded) ymm

@@ -1,11 +1,13 @@
 /*
  * blake3-fast: the 128-bit x86 kernels, one source for two ISA files. blake3_sse2.c and
  * blake3_sse41.c each define B3_SSE(fn) (the function name with their suffix) and include this
- * file; their compiler flags decide the rotations (rot16 in blake3_sse_rows.h), nothing else
- * differs.
+ * file; their compiler flags decide the rotations by 16 and 8 (pshufb with SSSE3, else words
+ * and shifts: rot16 in blake3_sse_rows.h, B3S_ROT16 here), nothing else differs.
  *
  *   compress_in_place / compress_xof  one block, row-wise (blake3_sse_rows.h)
- *   hash_many                         four inputs at a time, one per 32-bit lane
+ *   hash_many                         four inputs at a time, one per 32-bit lane, the blocks
+ *                                     in inline assembly (hash4_blocks); one input left
+ *                                     over, or two single blocks, row-wise (hash_one_rows)
  */
 #ifndef B3_SSE
 #error "include blake3_sse.h from an ISA file that defines B3_SSE(fn)"
@@ -42,31 +44,166 @@ INLINE void transpose4(__m128i *x0, __m128i *x1, __m128i *x2, __m128i *x3) {
   *x3 = _mm_unpackhi_epi64(t1, t3);
 }
 
+/* One compression of four inputs, one per 32-bit lane, in inline assembly: the sixteen state
+ * vectors would take all sixteen xmm registers, and gcc's allocation of the same rounds in
+ * intrinsics spilled and reloaded several of them at every step. Here the register use is
+ * fixed: rows a, b, c, d of the state in xmm0-3, xmm4-7, xmm8-11, xmm12-15, except that state
+ * word 8 (c of the first column, of the third diagonal) lives in a stack slot and visits xmm8
+ * only for its add and xor, leaving xmm8 free the rest of the time for the rotations' pshufb
+ * pattern or shift temporary. The four G's of a step run side by side, operation by operation
+ * (four independent chains); the message is read from memory by the adds.
+ *
+ * Operands (hash4_blocks): h (the CV words), m (16 vectors: the message words of the current
+ * block), d (state row 3 and the slot of word 8), k (the constants below), all 16-byte
+ * aligned: legacy SSE instructions fault on an unaligned memory operand. */
+#define B3S_ADDM(a, w) "paddd 16*" #w "(%[m]), %%xmm" #a "\n\t"
+#define B3S_OP4(op, s0, s1, s2, s3, d0, d1, d2, d3)                                            \
+  #op " %%xmm" #s0 ", %%xmm" #d0 "\n\t" #op " %%xmm" #s1 ", %%xmm" #d1 "\n\t"                   \
+  #op " %%xmm" #s2 ", %%xmm" #d2 "\n\t" #op " %%xmm" #s3 ", %%xmm" #d3 "\n\t"
+#define B3S_W8_IN "movdqa 64(%[d]), %%xmm8\n\t"
+#define B3S_W8_OUT "movdqa %%xmm8, 64(%[d])\n\t"
+/* x <- x rotated right by n, xmm8 the temporary */
+#define B3S_SHIFTROT1(n, x)                                                                    \
+  "movdqa %%xmm" #x ", %%xmm8\n\t"                                                            \
+  "psrld $" #n ", %%xmm8\n\t"                                                                 \
+  "pslld $32-" #n ", %%xmm" #x "\n\t"                                                         \
+  "por %%xmm8, %%xmm" #x "\n\t"
+#define B3S_SHIFTROT4(n, x0, x1, x2, x3)                                                       \
+  B3S_SHIFTROT1(n, x0) B3S_SHIFTROT1(n, x1) B3S_SHIFTROT1(n, x2) B3S_SHIFTROT1(n, x3)
+#define B3S_ROT12(x0, x1, x2, x3) B3S_SHIFTROT4(12, x0, x1, x2, x3)
+#define B3S_ROT7(x0, x1, x2, x3) B3S_SHIFTROT4(7, x0, x1, x2, x3)
+#ifdef __SSSE3__
+/* by 16 and 8: one pshufb each, the byte pattern (at offset off of the constants) in xmm8 */
+#define B3S_PSHUFB4(off, x0, x1, x2, x3)                                                       \
+  "movdqa " #off "(%[k]), %%xmm8\n\t"                                                         \
+  "pshufb %%xmm8, %%xmm" #x0 "\n\tpshufb %%xmm8, %%xmm" #x1 "\n\t"                              \
+  "pshufb %%xmm8, %%xmm" #x2 "\n\tpshufb %%xmm8, %%xmm" #x3 "\n\t"
+#define B3S_ROT16(x0, x1, x2, x3) B3S_PSHUFB4(64, x0, x1, x2, x3)
+#define B3S_ROT8(x0, x1, x2, x3) B3S_PSHUFB4(80, x0, x1, x2, x3)
+#else
+/* SSE2: by 16, swap the 16-bit halves of each word; by 8, shifts like 12 and 7 */
+#define B3S_SWAP16(x)                                                                          \
+  "pshuflw $0xb1, %%xmm" #x ", %%xmm" #x "\n\tpshufhw $0xb1, %%xmm" #x ", %%xmm" #x "\n\t"
+#define B3S_ROT16(x0, x1, x2, x3) B3S_SWAP16(x0) B3S_SWAP16(x1) B3S_SWAP16(x2) B3S_SWAP16(x3)
+#define B3S_ROT8(x0, x1, x2, x3) B3S_SHIFTROT4(8, x0, x1, x2, x3)
+#endif
+/* One half of a step: the four G's up to their first (w: message word x; rotations 16, 12) or
+ * second (w: word y; rotations 8, 7) half. Word 8 is in xmm8 only between W8_IN and W8_OUT. */
+#define B3S_HALF(a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, w0, w1, w2, w3, \
+                 ROTD, ROTB)                                                                   \
+  B3S_ADDM(a0, w0) B3S_ADDM(a1, w1) B3S_ADDM(a2, w2) B3S_ADDM(a3, w3)                          \
+  B3S_OP4(paddd, b0, b1, b2, b3, a0, a1, a2, a3)                                               \
+  B3S_OP4(pxor, a0, a1, a2, a3, d0, d1, d2, d3)                                                \
+  ROTD(d0, d1, d2, d3)                                                                         \
+  B3S_W8_IN                                                                                    \
+  B3S_OP4(paddd, d0, d1, d2, d3, c0, c1, c2, c3)                                               \
+  B3S_OP4(pxor, c0, c1, c2, c3, b0, b1, b2, b3)                                                \
+  B3S_W8_OUT                                                                                   \
+  ROTB(b0, b1, b2, b3)
+/* A round with the schedule row s0..s15: the column step, then the diagonal step (G i on a_i,
+ * b_(i+1), c_(i+2), d_(i+3)). */
+#define B3S_ROUND_S(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15)       \
+  B3S_HALF(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, s0, s2, s4, s6, B3S_ROT16,      \
+           B3S_ROT12)                                                                          \
+  B3S_HALF(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, s1, s3, s5, s7, B3S_ROT8,       \
+           B3S_ROT7)                                                                           \
+  B3S_HALF(0, 1, 2, 3, 5, 6, 7, 4, 10, 11, 8, 9, 15, 12, 13, 14, s8, s10, s12, s14, B3S_ROT16,   \
+           B3S_ROT12)                                                                          \
+  B3S_HALF(0, 1, 2, 3, 5, 6, 7, 4, 10, 11, 8, 9, 15, 12, 13, 14, s9, s11, s13, s15, B3S_ROT8,    \
+           B3S_ROT7)
+#define B3S_ROUND(r) BLAKE3_WITH_ROW(B3S_ROUND_S, r)
+#define B3S_LOAD4(base, off, x0, x1, x2, x3)                                                   \
+  "movdqa " #off "(%[" #base "]), %%xmm" #x0 "\n\tmovdqa " #off "+16(%[" #base "]), %%xmm" #x1   \
+  "\n\tmovdqa " #off "+32(%[" #base "]), %%xmm" #x2 "\n\tmovdqa " #off "+48(%[" #base "]), %%xmm" \
+  #x3 "\n\t"
+
+/* The IV's first four words, each in all four lanes, then the pshufb patterns that rotate every
+ * 32-bit word right by 16 and by 8. */
+static const uint32_t b3s_consts[6][4] __attribute__((aligned(16))) = {
+    {0x6A09E667u, 0x6A09E667u, 0x6A09E667u, 0x6A09E667u},
+    {0xBB67AE85u, 0xBB67AE85u, 0xBB67AE85u, 0xBB67AE85u},
+    {0x3C6EF372u, 0x3C6EF372u, 0x3C6EF372u, 0x3C6EF372u},
+    {0xA54FF53Au, 0xA54FF53Au, 0xA54FF53Au, 0xA54FF53Au},
+    {0x01000302u, 0x05040706u, 0x09080B0Au, 0x0D0C0F0Eu},
+    {0x00030201u, 0x04070605u, 0x080B0A09u, 0x0C0F0E0Du},
+};
+
+/* Rows x0..x3 (four consecutive words of inputs 0..3) to words: x0 <- word 0 of the four
+ * inputs, x1 <- word 1, x4 <- word 2, x3 <- word 3 (x4, x5 temporaries). */
+#define B3S_TRANSPOSE(x0, x1, x2, x3, x4, x5)                                                  \
+  "movdqa %%xmm" #x0 ", %%xmm" #x4 "\n\tpunpckldq %%xmm" #x1 ", %%xmm" #x0 "\n\t"                \
+  "punpckhdq %%xmm" #x1 ", %%xmm" #x4 "\n\tmovdqa %%xmm" #x2 ", %%xmm" #x5 "\n\t"                \
+  "punpckldq %%xmm" #x3 ", %%xmm" #x2 "\n\tpunpckhdq %%xmm" #x3 ", %%xmm" #x5 "\n\t"             \
+  "movdqa %%xmm" #x0 ", %%xmm" #x1 "\n\tpunpcklqdq %%xmm" #x2 ", %%xmm" #x0 "\n\t"               \
+  "punpckhqdq %%xmm" #x2 ", %%xmm" #x1 "\n\tmovdqa %%xmm" #x4 ", %%xmm" #x3 "\n\t"               \
+  "punpcklqdq %%xmm" #x5 ", %%xmm" #x4 "\n\tpunpckhqdq %%xmm" #x5 ", %%xmm" #x3 "\n\t"
+/* Message words 4g..4g+3 of the block at offset off of the four inputs, to m[4g..4g+3]. */
+#define B3S_MSG4(g)                                                                            \
+  "movdqu 16*" #g "(%[p0],%[off]), %%xmm8\n\tmovdqu 16*" #g "(%[p1],%[off]), %%xmm9\n\t"        \
+  "movdqu 16*" #g "(%[p2],%[off]), %%xmm10\n\tmovdqu 16*" #g "(%[p3],%[off]), %%xmm11\n\t"      \
+  B3S_TRANSPOSE(8, 9, 10, 11, 12, 13)                                                          \
+  "movdqa %%xmm8, 64*" #g "(%[m])\n\tmovdqa %%xmm9, 64*" #g "+16(%[m])\n\t"                      \
+  "movdqa %%xmm12, 64*" #g "+32(%[m])\n\tmovdqa %%xmm11, 64*" #g "+48(%[m])\n\t"
+
+/* Compresses the blocks [0, end) (end = 64 * blocks > 0) of the four inputs in[0..3], the CV
+ * words h[0..7] (one vector each) in and out; they stay in xmm0-7 from block to block.
+ * d holds state row 3 but the flags (counter low, counter high, block length), then the
+ * flags of the first, the middle and the last block (the first's with CHUNK_END too when it is
+ * also the last) as 32-bit words, then the slot of word 8; m is the message scratch. */
+INLINE void hash4_blocks(const uint8_t *const in[4], size_t end, __m128i h[8], __m128i m[16],
+                         __m128i d[5]) {
+  size_t off = 0;
+  uint64_t t, f;
+  /* volatile: its results go through memory (h), which gcc does not count as outputs */
+  __asm__ volatile(B3S_LOAD4(h, 0, 0, 1, 2, 3) B3S_LOAD4(h, 64, 4, 5, 6, 7)
+          "1:\n\t"
+          B3S_MSG4(0) B3S_MSG4(1) B3S_MSG4(2) B3S_MSG4(3)
+          /* this block's flags: the middle ones, unless it is the last or the first */
+          "movl 52(%[d]), %k[f]\n\t"
+          "lea 64(%[off]), %[t]\n\t"
+          "cmp %[t], %[end]\n\t"
+          "cmove 56(%[d]), %k[f]\n\t"
+          "test %[off], %[off]\n\t"
+          "cmovz 48(%[d]), %k[f]\n\t"
+          "movd %k[f], %%xmm15\n\t"
+          "pshufd $0, %%xmm15, %%xmm15\n\t"
+          B3S_LOAD4(k, 0, 8, 9, 10, 11) B3S_W8_OUT
+          "movdqa (%[d]), %%xmm12\n\tmovdqa 16(%[d]), %%xmm13\n\tmovdqa 32(%[d]), %%xmm14\n\t"
+          B3S_ROUND(0) B3S_ROUND(1) B3S_ROUND(2) B3S_ROUND(3) B3S_ROUND(4) B3S_ROUND(5)
+          B3S_ROUND(6)
+          "pxor 64(%[d]), %%xmm0\n\t" B3S_OP4(pxor, 9, 10, 11, 12, 1, 2, 3, 4)
+          "pxor %%xmm13, %%xmm5\n\tpxor %%xmm14, %%xmm6\n\tpxor %%xmm15, %%xmm7\n\t"
+          "add $64, %[off]\n\t"
+          "cmp %[off], %[end]\n\t"
+          "jne 1b\n\t"
+          "movdqa %%xmm0, (%[h])\n\tmovdqa %%xmm1, 16(%[h])\n\t"
+          "movdqa %%xmm2, 32(%[h])\n\tmovdqa %%xmm3, 48(%[h])\n\t"
+          "movdqa %%xmm4, 64(%[h])\n\tmovdqa %%xmm5, 80(%[h])\n\t"
+          "movdqa %%xmm6, 96(%[h])\n\tmovdqa %%xmm7, 112(%[h])"
+          : [off] "+r"(off), [t] "=&r"(t), [f] "=&r"(f)
+          : [p0] "r"(in[0]), [p1] "r"(in[1]), [p2] "r"(in[2]), [p3] "r"(in[3]), [end] "r"(end),
+            [h] "r"(h), [m] "r"(m), [d] "r"(d), [k] "r"(b3s_consts)
+          : "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+            "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+}
+
 /* Hashes in[0..3] (blocks blocks each) to four CVs written at out[0..127]. */
 static void hash4(const uint8_t *const in[4], size_t blocks, const uint32_t key[8],
                   const uint32_t ctr_lo[4], const uint32_t ctr_hi[4], uint8_t flags,
                   uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
-  __m128i h[8];
+  __m128i h[8], m[16], d[5];
   for (int i = 0; i < 8; i++) h[i] = set1(key[i]);
-  const __m128i lo = ld(ctr_lo), hi = ld(ctr_hi);
-  for (size_t blk = 0; blk < blocks; blk++) {
-    const size_t off = blk * BLAKE3_BLOCK_LEN;
-    __m128i m[16];
-    for (int g = 0; g < 4; g++) {
-      m[4 * g + 0] = ld(in[0] + off + 16 * g);
-      m[4 * g + 1] = ld(in[1] + off + 16 * g);
-      m[4 * g + 2] = ld(in[2] + off + 16 * g);
-      m[4 * g + 3] = ld(in[3] + off + 16 * g);
-      transpose4(&m[4 * g + 0], &m[4 * g + 1], &m[4 * g + 2], &m[4 * g + 3]);
-    }
-    uint32_t f = flags;
-    if (blk == 0) f |= flags_start;
-    if (blk + 1 == blocks) f |= flags_end;
-    __m128i v[16] = {h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7],
-                     set1(blake3_iv[0]), set1(blake3_iv[1]), set1(blake3_iv[2]),
-                     set1(blake3_iv[3]), lo, hi, set1(BLAKE3_BLOCK_LEN), set1(f)};
-    BLAKE3_ROUNDS();
-    for (int i = 0; i < 8; i++) h[i] = xor(v[i], v[i + 8]);
+  if (blocks > 0) {
+    uint32_t f[4];
+    f[0] = (uint32_t)(flags | flags_start | (blocks == 1 ? flags_end : 0));
+    f[1] = flags;
+    f[2] = (uint32_t)(flags | flags_end);
+    f[3] = 0;
+    d[0] = ld(ctr_lo);
+    d[1] = ld(ctr_hi);
+    d[2] = set1(BLAKE3_BLOCK_LEN);
+    d[3] = ld(f);
+    hash4_blocks(in, blocks * BLAKE3_BLOCK_LEN, h, m, d);
   }
   transpose4(&h[0], &h[1], &h[2], &h[3]);
   transpose4(&h[4], &h[5], &h[6], &h[7]);
@@ -83,16 +220,17 @@ void B3_SSE(blake3_hash_many)(const uint8_t *const *inputs, size_t num_inputs, s
   size_t i = 0;
   while (i < num_inputs) {
     const size_t rest = num_inputs - i;
-    if (rest < 3) {
-      /* One or two left: single row-wise compressions beat a padded group (measured). */
+    if (rest == 1 || (rest == 2 && blocks == 1)) {
+      /* One left, or two single blocks (parents): row-wise, a chain of compressions, beats a
+       * padded group, whose setup outweighs one block. Two inputs of many blocks go as one
+       * padded group: two row-wise chains cost more than four lanes' blocks (measured). */
       for (size_t k = i; k < num_inputs; k++)
-        blake3_hash_one(B3_SSE(blake3_compress_in_place), inputs[k], blocks, key,
-                        counter + (increment_counter ? k : 0), flags, flags_start, flags_end,
-                        out + 32 * k);
+        hash_one_rows(inputs[k], blocks, key, counter + (increment_counter ? k : 0), flags,
+                      flags_start, flags_end, out + 32 * k);
       return;
     }
-    /* Three left: one padded group (the spare lane repeats the last input) beats hashing
-     * them one by one. */
+    /* Four or more, three, or two of several blocks: a group (padded: the spare lanes repeat
+     * the last input and their CVs are dropped). */
     const uint8_t *in[4];
     for (size_t k = 0; k < 4; k++) {
       in[k] = inputs[i + (k < rest ? k : rest - 1)];

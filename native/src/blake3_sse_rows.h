@@ -4,7 +4,7 @@
  * decide the rotations (see rot16). Included by blake3_sse.h (the SSE2 and SSE4.1 kernels); by
  * blake3_avx2.c, which inlines it into the inputs its lanes leave over (its table entry names
  * SSE4.1's compression for single blocks: the same code, not inlined); and by
- * blake3_avx512.c, which feeds round_rows its message words its own way.
+ * blake3_avx512.c, where every rotation is one vprord.
  */
 #ifndef BLAKE3_SSE_ROWS_H
 #define BLAKE3_SSE_ROWS_H
@@ -59,16 +59,27 @@ INLINE __m128i rot7(__m128i x) { return _mm_or_si128(_mm_srli_epi32(x, 7), _mm_s
 
 /* ---- row-wise compression ------------------------------------------------------------- */
 
+/* One block is a chain of dependent operations, so its speed is the latency of that chain.
+ * In a = a + m + b, row b is the last to be ready (it ends every G), so a + m must be summed
+ * first, while b is still being computed, leaving one add after b. gcc reassociates integer
+ * vector adds freely and often sums m + b first, putting two adds after b on the chain; this
+ * empty asm makes its argument an opaque value, so the sum of a and m is kept as written. */
+#ifdef __AVX512F__
+INLINE __m128i early(__m128i x) { __asm__("" : "+v"(x)); return x; }
+#else
+INLINE __m128i early(__m128i x) { __asm__("" : "+x"(x)); return x; }
+#endif
+
 /* Rows r0..r3 hold state words 0-3, 4-7, 8-11, 12-15. The column step uses the message words
  * a = (w0 w2 w4 w6), b = (w1 w3 w5 w7). For the diagonal step rows 0, 2 and 3 are rotated
  * (row 1 stays, it is the last one a G finishes), so lane j holds diagonal j-1; the diagonal
  * words are therefore kept rotated too: c = (w14 w8 w10 w12), d = (w15 w9 w11 w13). */
 INLINE void g_rows(__m128i *a, __m128i *b, __m128i *c, __m128i *d, __m128i mx, __m128i my) {
-  *a = add(add(*a, mx), *b);
+  *a = add(early(add(*a, mx)), *b);
   *d = rot16(xor(*d, *a));
   *c = add(*c, *d);
   *b = rot12(xor(*b, *c));
-  *a = add(add(*a, my), *b);
+  *a = add(early(add(*a, my)), *b);
   *d = rot8(xor(*d, *a));
   *c = add(*c, *d);
   *b = rot7(xor(*b, *c));
@@ -85,13 +96,55 @@ INLINE void round_rows(__m128i r[4], __m128i a, __m128i b, __m128i c, __m128i d)
   r[3] = PSHUFD(r[3], 2, 3, 0, 1);
 }
 
-/* Next round's (a, b, c, d) from this round's, by the BLAKE3 message permutation. */
+/* Next round's (a, b, c, d) from this round's, by the BLAKE3 message permutation: with a, b,
+ * c, d = (w0 w2 w4 w6), (w1 w3 w5 w7), (w14 w8 w10 w12), (w15 w9 w11 w13), the next round's are
+ * (a1 b1 b3 a2), (a3 c2 a0 d3), (d0 b0 c3 d1), (c1 d2 b2 c0) (xk: lane k of x). Without
+ * SSE4.1 every step is a shuffle; with it, blends take some of them: shuffles have one or two
+ * ports on most cores, blends three. */
+#if defined(__SSE4_1__)
+#ifdef __AVX2__
+#define BLEND32(a, b, mask) _mm_blend_epi32((a), (b), (mask))
+#else /* blendps: SSE4.1's one dword blend that is not limited to the shuffle port on Intel */
+#define BLEND32(a, b, mask)                                                                  \
+  _mm_castps_si128(_mm_blend_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b), (mask)))
+#endif
 INLINE void permute_msg(__m128i *pa, __m128i *pb, __m128i *pc, __m128i *pd) {
   __m128i a = *pa, b = *pb, c = *pc, d = *pd;
-  *pa = PSHUFD(SHUFPS(a, b, 1, 2, 1, 3), 0, 2, 3, 1);                          /* w2 w3 w7 w4 */
-  *pb = SHUFPS(SHUFPS(a, c, 3, 3, 2, 2), SHUFPS(a, d, 0, 0, 3, 3), 0, 2, 0, 2); /* w6 w10 w0 w13 */
-  *pc = SHUFPS(SHUFPS(d, b, 0, 0, 0, 0), SHUFPS(c, d, 3, 3, 1, 1), 0, 2, 0, 2); /* w15 w1 w12 w9 */
-  *pd = SHUFPS(SHUFPS(c, d, 1, 1, 2, 2), SHUFPS(b, c, 2, 2, 0, 0), 0, 2, 0, 2); /* w8 w11 w5 w14 */
+  *pa = PSHUFD(SHUFPS(a, b, 1, 2, 1, 3), 0, 2, 3, 1);                    /* a1 b1 b3 a2 */
+  *pb = BLEND32(PSHUFD(BLEND32(a, c, 0x4), 3, 2, 0, 0), d, 0x8);         /* a3 c2 a0 d3 */
+  *pc = SHUFPS(_mm_unpacklo_epi32(d, b), BLEND32(d, c, 0x8), 0, 1, 3, 1); /* d0 b0 c3 d1 */
+  *pd = PSHUFD(SHUFPS(c, _mm_unpackhi_epi32(d, b), 1, 0, 0, 1), 0, 2, 3, 1); /* c1 d2 b2 c0 */
+}
+#else
+INLINE void permute_msg(__m128i *pa, __m128i *pb, __m128i *pc, __m128i *pd) {
+  __m128i a = *pa, b = *pb, c = *pc, d = *pd;
+  *pa = PSHUFD(SHUFPS(a, b, 1, 2, 1, 3), 0, 2, 3, 1);                          /* a1 b1 b3 a2 */
+  *pb = SHUFPS(SHUFPS(a, c, 3, 3, 2, 2), SHUFPS(a, d, 0, 0, 3, 3), 0, 2, 0, 2); /* a3 c2 a0 d3 */
+  *pc = SHUFPS(SHUFPS(d, b, 0, 0, 0, 0), SHUFPS(c, d, 3, 3, 1, 1), 0, 2, 0, 2); /* d0 b0 c3 d1 */
+  *pd = SHUFPS(SHUFPS(c, d, 1, 1, 2, 2), SHUFPS(b, c, 2, 2, 0, 0), 0, 2, 0, 2); /* c1 d2 b2 c0 */
+}
+#endif
+
+/* The seven rounds on the rows r, set up by the caller, with the message block. */
+INLINE void rounds_rows(__m128i r[4], const uint8_t block[64]) {
+  __m128i w0 = ld(block), w1 = ld(block + 16), w2 = ld(block + 32), w3 = ld(block + 48);
+  __m128i a = SHUFPS(w0, w1, 0, 2, 0, 2);
+  __m128i b = SHUFPS(w0, w1, 1, 3, 1, 3);
+  __m128i c = PSHUFD(SHUFPS(w2, w3, 0, 2, 0, 2), 3, 0, 1, 2);
+  __m128i d = PSHUFD(SHUFPS(w2, w3, 1, 3, 1, 3), 3, 0, 1, 2);
+  /* Unrolled: as a loop, gcc passed a row through the stack at the loop's exit, on the chain. */
+#pragma GCC unroll 6
+  for (int i = 0; i < 6; i++) {
+    round_rows(r, a, b, c, d);
+    permute_msg(&a, &b, &c, &d);
+  }
+  round_rows(r, a, b, c, d);
+}
+
+/* Row 3 of the initial state: counter, block length, flags. */
+INLINE __m128i counter_row(uint64_t counter, uint8_t block_len, uint8_t flags) {
+  return _mm_set_epi32((int)flags, (int)block_len, (int)blake3_counter_high(counter),
+                       (int)blake3_counter_low(counter));
 }
 
 INLINE void compress_rows(__m128i r[4], const uint32_t cv[8], const uint8_t block[64],
@@ -99,18 +152,8 @@ INLINE void compress_rows(__m128i r[4], const uint32_t cv[8], const uint8_t bloc
   r[0] = ld(cv);
   r[1] = ld(cv + 4);
   r[2] = ld(blake3_iv);
-  r[3] = _mm_set_epi32((int)flags, (int)block_len, (int)blake3_counter_high(counter),
-                       (int)blake3_counter_low(counter));
-  __m128i w0 = ld(block), w1 = ld(block + 16), w2 = ld(block + 32), w3 = ld(block + 48);
-  __m128i a = SHUFPS(w0, w1, 0, 2, 0, 2);
-  __m128i b = SHUFPS(w0, w1, 1, 3, 1, 3);
-  __m128i c = PSHUFD(SHUFPS(w2, w3, 0, 2, 0, 2), 3, 0, 1, 2);
-  __m128i d = PSHUFD(SHUFPS(w2, w3, 1, 3, 1, 3), 3, 0, 1, 2);
-  for (int i = 0; i < 6; i++) {
-    round_rows(r, a, b, c, d);
-    permute_msg(&a, &b, &c, &d);
-  }
-  round_rows(r, a, b, c, d);
+  r[3] = counter_row(counter, block_len, flags);
+  rounds_rows(r, block);
 }
 
 INLINE void compress_in_place_rows(uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
@@ -119,6 +162,27 @@ INLINE void compress_in_place_rows(uint32_t cv[8], const uint8_t block[BLAKE3_BL
   compress_rows(r, cv, block, block_len, counter, flags);
   st(cv, xor(r[0], r[2]));
   st(cv + 4, xor(r[1], r[3]));
+}
+
+/* hash_many's work for one input (blake3_hash_one's contract), its CV kept in two registers
+ * from block to block: the blocks are a chain, and a CV passed through memory would add a
+ * store and a load to it at every block. A short input's one chunk runs here too (for a chunk
+ * of more than a few blocks, blake3_tree.c asks hash_many for its blocks but the last). */
+INLINE void hash_one_rows(const uint8_t *input, size_t blocks, const uint32_t key[8],
+                          uint64_t counter, uint8_t flags, uint8_t flags_start,
+                          uint8_t flags_end, uint8_t out[BLAKE3_OUT_LEN]) {
+  __m128i h0 = ld(key), h1 = ld(key + 4);
+  uint8_t block_flags = (uint8_t)(flags | flags_start);
+  for (size_t b = 0; b < blocks; b++) {
+    if (b + 1 == blocks) block_flags = (uint8_t)(block_flags | flags_end);
+    __m128i r[4] = {h0, h1, ld(blake3_iv), counter_row(counter, BLAKE3_BLOCK_LEN, block_flags)};
+    rounds_rows(r, input + b * BLAKE3_BLOCK_LEN);
+    h0 = xor(r[0], r[2]);
+    h1 = xor(r[1], r[3]);
+    block_flags = flags;
+  }
+  st(out, h0); /* x86 is little-endian: the words' bytes are the CV's bytes */
+  st(out + 16, h1);
 }
 
 #endif /* BLAKE3_SSE_ROWS_H */

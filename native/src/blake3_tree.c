@@ -24,6 +24,7 @@
 #define B3T_GROUP 128u      /* chunks per wide pass: 128 CVs = 4 KiB of stack */
 #define B3T_MAX_LEVELS 64u  /* CV stack depth: enough for any 64-bit chunk count */
 #define B3T_BLOCKS_PER_CHUNK (BLAKE3_CHUNK_LEN / BLAKE3_BLOCK_LEN)
+#define B3T_ROUTE_BLOCKS 8u /* a chunk of more blocks than this: see b3t_chunk_open */
 
 static void b3t_cv_to_bytes(const uint32_t cv[8], uint8_t out[32]) {
   for (int i = 0; i < 8; i++) blake3_store32(out + 4 * i, cv[i]);
@@ -39,16 +40,32 @@ static void b3t_chunk_open(const blake3_kernel *k, const uint8_t *chunk, size_t 
                            const uint32_t key[8], uint64_t counter, uint8_t flags, uint32_t cv[8],
                            uint8_t block[BLAKE3_BLOCK_LEN], uint8_t *block_len,
                            uint8_t *block_flags) {
-  memcpy(cv, key, 32);
   size_t nblocks = len == 0 ? 1 : (len + BLAKE3_BLOCK_LEN - 1) / BLAKE3_BLOCK_LEN;
   uint8_t f = (uint8_t)(flags | CHUNK_START);
-  for (size_t b = 0; b + 1 < nblocks; b++) {
-    k->compress_in_place(cv, chunk + b * BLAKE3_BLOCK_LEN, BLAKE3_BLOCK_LEN, counter, f);
+  if (k->degree > 1 && nblocks > B3T_ROUTE_BLOCKS) {
+    /* The blocks before the last as one input of a SIMD kernel's hash_many, whose single-input
+     * path keeps the CV in registers from block to block (x86: hash_one_rows) instead of
+     * passing it through memory at each call. The call costs a fixed amount, the saving is per
+     * block: below a few blocks, and for the portable kernel, whose hash_many is the same loop
+     * of compressions, the plain loop is faster (measured). */
+    uint8_t cv_bytes[BLAKE3_OUT_LEN];
+    k->hash_many(&chunk, 1, nblocks - 1, key, counter, 0, flags, CHUNK_START, 0, cv_bytes);
+    for (int w = 0; w < 8; w++) cv[w] = blake3_load32(cv_bytes + 4 * w);
     f = flags;
+  } else {
+    memcpy(cv, key, 32);
+    for (size_t b = 0; b + 1 < nblocks; b++) {
+      k->compress_in_place(cv, chunk + b * BLAKE3_BLOCK_LEN, BLAKE3_BLOCK_LEN, counter, f);
+      f = flags;
+    }
   }
   size_t rest = len - (nblocks - 1) * BLAKE3_BLOCK_LEN;
-  memset(block, 0, BLAKE3_BLOCK_LEN);
-  if (rest > 0) memcpy(block, chunk + (nblocks - 1) * BLAKE3_BLOCK_LEN, rest);
+  if (rest == BLAKE3_BLOCK_LEN) { /* a fixed-size copy: a few moves, no library call */
+    memcpy(block, chunk + (nblocks - 1) * BLAKE3_BLOCK_LEN, BLAKE3_BLOCK_LEN);
+  } else {
+    memset(block, 0, BLAKE3_BLOCK_LEN);
+    if (rest > 0) memcpy(block, chunk + (nblocks - 1) * BLAKE3_BLOCK_LEN, rest);
+  }
   *block_len = (uint8_t)rest;
   *block_flags = (uint8_t)(f | CHUNK_END);
 }
