@@ -24,23 +24,35 @@ final class ShortHashSlots {
   /** Slots, a power of two: enough that threads hashing short inputs at once rarely share one. */
   private static final int SLOTS = 64;
   /**
-   * Bytes per slot: the 32-byte result, in a 64-byte cache line of its own so that threads
-   * using neighbouring slots do not contend.
+   * Bytes per slot: the block on its way in, the 32-byte result on its way out, in a 64-byte
+   * cache line of its own so that threads using neighbouring slots do not contend.
    */
   private static final int SLOT_LEN = 64;
   /** Claims are spaced a cache line apart for the same reason. */
   private static final int CLAIM_STRIDE = 16;
 
   private static final VarHandle CLAIM = MethodHandles.arrayElementVarHandle(int[].class);
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /**
+   * Short hashes made before the block is read from the caller's array ({@link ArrayWords})
+   * instead of copied through the slot. The copy is slower per hash; the array view is a
+   * byte-array VarHandle, whose creation costs a fresh JVM milliseconds of start-up (JDK 17
+   * spins classes for it). A program that makes a few short hashes never pays for it; one that
+   * makes many pays it once, after a few thousand copies that cost far less together.
+   */
+  static final int VIEW_AFTER = 1 << 12;
 
   private final ByteBuffer memory;
   private final long address;
   private final int[] claims = new int[SLOTS * CLAIM_STRIDE];
+  private final int viewAfter;
+  /** Short hashes made, up to viewAfter; threads race on it, and a lost count does no harm. */
+  private int made;
 
-  private ShortHashSlots(ByteBuffer memory, long address) {
+  private ShortHashSlots(ByteBuffer memory, long address, int viewAfter) {
     this.memory = memory;
     this.address = address;
+    this.viewAfter = viewAfter;
   }
 
   /**
@@ -48,6 +60,11 @@ final class ShortHashSlots {
    * to spare (-XX:MaxDirectMemorySize) or the JVM does not give JNI its address.
    */
   static ShortHashSlots create() {
+    return create(VIEW_AFTER);
+  }
+
+  /** As {@link #create()}, reading blocks from the array after {@code viewAfter} hashes (tests). */
+  static ShortHashSlots create(int viewAfter) {
     ByteBuffer memory;
     long address;
     try {
@@ -59,7 +76,7 @@ final class ShortHashSlots {
     } catch (OutOfMemoryError | IllegalArgumentException e) {
       return null;
     }
-    return address == 0 ? null : new ShortHashSlots(memory, address);
+    return address == 0 ? null : new ShortHashSlots(memory, address, viewAfter);
   }
 
   /**
@@ -75,12 +92,23 @@ final class ShortHashSlots {
     }
     try {
       int at = slot * SLOT_LEN;
-      NativeBlake3.hashBlock(isa,
-          word(in, off, len, 0), word(in, off, len, 1), word(in, off, len, 2), word(in, off, len, 3),
-          word(in, off, len, 4), word(in, off, len, 5), word(in, off, len, 6), word(in, off, len, 7),
-          len, keyPair(key, 0), keyPair(key, 1), keyPair(key, 2), keyPair(key, 3), flags, address + at);
-      for (int i = 0; i < 4; i++) {
-        LONGS.set(out, outOff + 8 * i, memory.getLong(at + 8 * i));
+      if (made >= viewAfter) {
+        NativeBlake3.hashBlock(isa,
+            ArrayWords.word(in, off, len, 0), ArrayWords.word(in, off, len, 1), ArrayWords.word(in, off, len, 2),
+            ArrayWords.word(in, off, len, 3), ArrayWords.word(in, off, len, 4), ArrayWords.word(in, off, len, 5),
+            ArrayWords.word(in, off, len, 6), ArrayWords.word(in, off, len, 7),
+            len, keyPair(key, 0), keyPair(key, 1), keyPair(key, 2), keyPair(key, 3), flags, address + at);
+        for (int i = 0; i < 4; i++) {
+          ArrayWords.LONGS.set(out, outOff + 8 * i, memory.getLong(at + 8 * i));
+        }
+      } else {
+        made++;
+        memory.put(at, in, off, len);
+        NativeBlake3.hashBlock(isa,
+            word(at, len, 0), word(at, len, 1), word(at, len, 2), word(at, len, 3),
+            word(at, len, 4), word(at, len, 5), word(at, len, 6), word(at, len, 7),
+            len, keyPair(key, 0), keyPair(key, 1), keyPair(key, 2), keyPair(key, 3), flags, address + at);
+        memory.get(at, out, outOff, Spec.OUT_LEN);
       }
     } finally {
       release(slot);
@@ -101,17 +129,37 @@ final class ShortHashSlots {
     CLAIM.setRelease(claims, slot * CLAIM_STRIDE, 0);
   }
 
-  /** Little-endian word {@code i} (bytes 8i..8i+7) of a block of {@code len} bytes: zero past the end. */
-  private static long word(byte[] in, int off, int len, int i) {
+  /**
+   * Little-endian word {@code i} (bytes 8i..8i+7) of the block of {@code len} bytes in the slot
+   * at {@code at}: zero past the end (the slot's later bytes are left from earlier calls).
+   */
+  private long word(int at, int len, int i) {
     int from = 8 * i;
     if (from + 8 <= len) {
-      return (long) LONGS.get(in, off + from);
+      return memory.getLong(at + from);
     }
-    long w = 0;
-    for (int k = Math.min(len, from + 8) - 1; k >= from; k--) {
-      w = (w << 8) | (in[off + k] & 0xFF);
+    if (from >= len) {
+      return 0;
     }
-    return w;
+    return memory.getLong(at + from) & ((1L << (8 * (len - from))) - 1);
+  }
+
+  /** The block's words read from the caller's array; a class of its own so that it is created late. */
+  private static final class ArrayWords {
+    static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** Little-endian word {@code i} (bytes 8i..8i+7) of a block of {@code len} bytes: zero past the end. */
+    static long word(byte[] in, int off, int len, int i) {
+      int from = 8 * i;
+      if (from + 8 <= len) {
+        return (long) LONGS.get(in, off + from);
+      }
+      long w = 0;
+      for (int k = Math.min(len, from + 8) - 1; k >= from; k--) {
+        w = (w << 8) | (in[off + k] & 0xFF);
+      }
+      return w;
+    }
   }
 
   private static long keyPair(int[] key, int i) {

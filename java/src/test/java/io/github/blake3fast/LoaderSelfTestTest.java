@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -45,6 +46,93 @@ class LoaderSelfTestTest {
     }
     System.out.println("LoaderSelfTestTest: self-test passed on " + checked);
     assertTrue(checked.size() >= 1);
+  }
+
+  /**
+   * Every entry point the self-test calls directly (not through the tree driver) is compared:
+   * one wrong bit from any of them, in either array mode, fails the test.
+   */
+  @Test
+  void aWrongBitFromAnyEntryPointFailsIt() {
+    assumeTrue(Engine.kernel() instanceof NativeKernel, "SKIPPED: native code is not loaded here: " + Blake3.implementation());
+    int isa = ((NativeKernel) Engine.kernel()).isa();
+    for (boolean pin : new boolean[] {true, false}) {
+      for (Fault f : Fault.values()) {
+        Kernel k = new FaultyKernel(new NativeKernel(isa, pin), f);
+        String mismatch = SelfTest.compare(k, false);
+        assertTrue(mismatch != null, f + ", pin=" + pin);
+        System.out.println("LoaderSelfTestTest: " + f + ", pin=" + pin + ": " + mismatch);
+      }
+      assertNull(SelfTest.compare(new FaultyKernel(new NativeKernel(isa, pin), null), false), "no fault, pin=" + pin);
+    }
+  }
+
+  private enum Fault { SUBTREES_ARRAY, SUBTREES_DIRECT, WHOLE_SHORT, WHOLE_LONG, ROOT_OUTPUT }
+
+  /** A native kernel with one entry point that flips a bit of what it returns. */
+  private static final class FaultyKernel implements Kernel {
+    private final NativeKernel k;
+    private final Fault fault;
+
+    FaultyKernel(NativeKernel k, Fault fault) {
+      this.k = k;
+      this.fault = fault;
+    }
+
+    @Override
+    public String name() {
+      return k.name();
+    }
+
+    @Override
+    public int bufferSize() {
+      return k.bufferSize();
+    }
+
+    @Override
+    public int hashSubtrees(byte[] in, int off, int len, int[] key, long counter, int flags, int[] cvs, int cvsOff) {
+      int n = k.hashSubtrees(in, off, len, key, counter, flags, cvs, cvsOff);
+      if (fault == Fault.SUBTREES_ARRAY) {
+        cvs[cvsOff + 8 * n - 1] ^= 1 << 20;
+      }
+      return n;
+    }
+
+    @Override
+    public boolean supportsDirect() {
+      return k.supportsDirect();
+    }
+
+    @Override
+    public int hashSubtrees(ByteBuffer direct, int off, int len, int[] key, long counter, int flags, int[] cvs, int cvsOff) {
+      int n = k.hashSubtrees(direct, off, len, key, counter, flags, cvs, cvsOff);
+      if (fault == Fault.SUBTREES_DIRECT) {
+        cvs[cvsOff] ^= 1;
+      }
+      return n;
+    }
+
+    @Override
+    public boolean hashesWhole(int len, int outLen) {
+      return k.hashesWhole(len, outLen);
+    }
+
+    @Override
+    public void hashWhole(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff, int outLen) {
+      k.hashWhole(in, off, len, key, flags, out, outOff, outLen);
+      if (fault == (len <= Spec.BLOCK_LEN ? Fault.WHOLE_SHORT : Fault.WHOLE_LONG)) {
+        out[outOff + outLen - 1] ^= (byte) 0x80;
+      }
+    }
+
+    @Override
+    public void rootOutput(int[] cv, int[] block, int blockLen, int flags, long position, byte[] out, int outOff,
+        int outLen) {
+      k.rootOutput(cv, block, blockLen, flags, position, out, outOff, outLen);
+      if (fault == Fault.ROOT_OUTPUT) {
+        out[outOff + outLen - 1] ^= 2;
+      }
+    }
   }
 
   @Tag("loader")

@@ -43,6 +43,9 @@ class ShortHashTest {
     SplittableRandom rnd = new SplittableRandom(64);
     for (NativeKernel k : nativeKernels()) {
       assertNotNull(k.slots, k.name());
+      ShortHashSlots viewing = ShortHashSlots.create(0);
+      ShortHashSlots copying = ShortHashSlots.create(Integer.MAX_VALUE);
+      ShortHashSlots switching = ShortHashSlots.create(100);
       for (int flags : new int[] {0, Spec.KEYED_HASH, Spec.DERIVE_KEY_MATERIAL}) {
         for (int len = 0; len <= 64; len++) {
           int off = rnd.nextInt(9);
@@ -53,10 +56,14 @@ class ShortHashTest {
             key[i] = rnd.nextInt();
           }
           byte[] want = javaHash(in, off, len, key, flags);
-          // The slot itself, then the kernel's one-shot (which takes the same path).
-          byte[] out = new byte[32 + 5];
-          assertTrue(k.slots.hash(k.isa(), in, off, len, key, flags, out, 5), k.name());
-          assertArrayEquals(want, java.util.Arrays.copyOfRange(out, 5, 37), k.name() + " len " + len + " flags " + flags);
+          // The kernel's slots, slots that read the block from the array from the start, slots
+          // that copy it through the slot throughout (ShortHashSlots.VIEW_AFTER), slots that
+          // switch within this loop; then the kernel's one-shot (which takes the same path).
+          for (ShortHashSlots slots : new ShortHashSlots[] {k.slots, viewing, copying, switching}) {
+            byte[] out = new byte[32 + 5];
+            assertTrue(slots.hash(k.isa(), in, off, len, key, flags, out, 5), k.name());
+            assertArrayEquals(want, java.util.Arrays.copyOfRange(out, 5, 37), k.name() + " len " + len + " flags " + flags);
+          }
           byte[] viaKernel = new byte[32];
           OneShot.hash(k, in, off, len, key, flags, viaKernel, 0, 32);
           assertArrayEquals(want, viaKernel, k.name() + " len " + len + " flags " + flags);
