@@ -38,7 +38,8 @@ final class ShortHashSlots {
    * instead of copied through the slot. The copy is slower per hash; the array view is a
    * byte-array VarHandle, whose creation costs a fresh JVM milliseconds of start-up (JDK 17
    * spins classes for it). A program that makes a few short hashes never pays for it; one that
-   * makes many pays it once, after a few thousand copies that cost far less together.
+   * makes many pays it once, after a few thousand copies that cost far less together
+   * (bench/results/startup.md, "Second pass").
    */
   static final int VIEW_AFTER = 1 << 12;
 
