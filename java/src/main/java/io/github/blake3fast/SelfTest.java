@@ -119,7 +119,8 @@ final class SelfTest {
     // and loading and verifying its classes here was most of this test's start-up cost.
     int[] cvs = new int[8 * 128];
     int[] iv = Spec.iv();
-    if (k.hashSubtrees(input, 0, 8192, iv, 0, 0, cvs, 0) != 1 || k.hashSubtrees(input, 8192, 8192, iv, 8, 0, cvs, 8) != 1) {
+    if (k.hashSubtrees(input, 0, 8192, iv, 0, 0, cvs, 0) != 1
+        || k.hashSubtrees(input, 8192, 8192, iv, 8, 0, cvs, 8) != 1) {
       return "hash of 16384 bytes, subtrees from an array";
     }
     out = new byte[131];

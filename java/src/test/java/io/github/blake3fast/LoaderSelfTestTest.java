@@ -104,7 +104,8 @@ class LoaderSelfTestTest {
     }
 
     @Override
-    public int hashSubtrees(ByteBuffer direct, int off, int len, int[] key, long counter, int flags, int[] cvs, int cvsOff) {
+    public int hashSubtrees(ByteBuffer direct, int off, int len, int[] key, long counter, int flags, int[] cvs,
+        int cvsOff) {
       int n = k.hashSubtrees(direct, off, len, key, counter, flags, cvs, cvsOff);
       if (fault == Fault.SUBTREES_DIRECT) {
         cvs[cvsOff] ^= 1;
