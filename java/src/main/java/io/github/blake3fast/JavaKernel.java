@@ -98,7 +98,7 @@ final class JavaKernel implements Kernel {
 
   @Override
   public boolean hashesWhole(int len, int outLen) {
-    return false;
+    return JavaWholeInput.takes(len) && usesLanes(); // the length first: the rule is decided lazily
   }
 
   @Override
@@ -114,7 +114,10 @@ final class JavaKernel implements Kernel {
 
   @Override
   public void hashWhole(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff, int outLen) {
-    throw new IllegalArgumentException("the Java kernel has no whole-input call: the tree driver builds the tree");
+    if (!hashesWhole(len, outLen)) {
+      throw new IllegalArgumentException("the Java kernel hashes whole only inputs of lanes: the driver builds this tree");
+    }
+    JavaWholeInput.hash(in, off, len, key, flags, out, outOff, outLen);
   }
 
   @Override
