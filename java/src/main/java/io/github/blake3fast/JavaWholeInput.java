@@ -12,7 +12,7 @@ final class JavaWholeInput {
   private JavaWholeInput() {}
 
   /** Levels of parents narrower than this are hashed one parent at a time. */
-  static final int MIN_PARENT_LANES = 8;
+  static final int MIN_PARENT_LANES = 16;
 
   /** Whether this input length is one for {@link #hash}; the lane rule is the caller's. */
   static boolean takes(int len) {
