@@ -115,7 +115,7 @@ final class JavaKernel implements Kernel {
   @Override
   public void hashWhole(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff, int outLen) {
     if (!hashesWhole(len, outLen)) {
-      throw new IllegalArgumentException("the Java kernel hashes whole only inputs of lanes: the driver builds this tree");
+      throw new IllegalArgumentException("the Java kernel hashes whole only inputs of lanes: the driver builds it");
     }
     JavaWholeInput.hash(in, off, len, key, flags, out, outOff, outLen);
   }

@@ -4,9 +4,10 @@ package io.github.blake3fast;
  * The Java kernel's whole-input hash for inputs of {@link JavaLanes#MIN_LANES} to
  * {@link JavaLanes#MAX_LANES} chunks on the lane path. Knowing the whole input, it hashes every
  * whole chunk in the lanes, the last one too: the tree driver, built for streaming, keeps the
- * last chunk back (it might be the root), so a 16 KiB input would reach the lanes as 15 chunks,
- * a count C2's vector loop handles mostly in its scalar pre- and post-loops. The wide levels of
- * parents above the chunks are hashed lane-wise too; the narrow ones and the root one at a time.
+ * last chunk back (it might be the root), so an input of 12 whole chunks would reach the lanes
+ * as 11, too few to pay, and run one chunk at a time. Wide levels of parents above the chunks
+ * are hashed lane-wise too; the narrow ones and the root one at a time (the thresholds come
+ * from bench/results/java-engine.md).
  */
 final class JavaWholeInput {
   private JavaWholeInput() {}

@@ -163,8 +163,9 @@ final class SelfTest {
   /**
    * The whole output {@code out} of the first {@code len} bytes of {@code in}, hashed one-shot:
    * through the kernel's whole-input call where it makes one for this shape; else, for the Java
-   * kernel (which makes one only for inputs of lanes, and never for length 0:
-   * LoaderSelfTestTest checks the stored answers with it), through the tree driver. False, with nothing written, where a kernel that makes such calls
+   * kernel (which makes one only for inputs of 12 to 64 chunks on its lane path, never for
+   * length 0: LoaderSelfTestTest checks the stored answers with it), through the tree driver.
+   * False, with nothing written, where a kernel that makes such calls
    * (the native one) leaves this shape to the driver: the driver is not loaded for a self-test,
    * and the native calls it would make are checked by the subtree and root output cases.
    */
