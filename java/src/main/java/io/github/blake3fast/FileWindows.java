@@ -11,7 +11,8 @@ import java.util.concurrent.Executor;
 /**
  * A large regular file hashed as windows (128 KiB to 1 MiB, by its size), aligned in the whole
  * input so that each is one subtree: the calling thread and the helpers claim windows, hash
- * each on their own, and the values are pushed in order.
+ * each on their own, and the values are pushed in order. Mapped, a task takes a span of
+ * several windows ({@link #windowsPerTask}), whose values the native call merges itself.
  *
  * <p>A window is read in place through a memory mapping where the kernel can
  * ({@link Kernel#hashMapped}: the native one): no copy from the page cache, which otherwise
