@@ -11,7 +11,8 @@ import java.util.concurrent.Executor;
 /**
  * A large regular file hashed as windows (128 KiB to 1 MiB, by its size), aligned in the whole
  * input so that each is one subtree: the calling thread and the helpers claim windows, hash
- * each on their own, and the values are pushed in order.
+ * each on their own, and the values are pushed in order. Mapped, a task takes a span of
+ * several windows ({@link #windowsPerTask}), whose values the native call merges itself.
  *
  * <p>A window is read in place through a memory mapping where the kernel can
  * ({@link Kernel#hashMapped}: the native one): no copy from the page cache, which otherwise
@@ -37,6 +38,8 @@ final class FileWindows {
   static final boolean MAP = mapSwitch(System.getProperty("blake3.native.mmap"));
   /** Windows per round of tasks: bounds the values held before they are pushed. */
   private static final int BATCH = 1024;
+  /** The most bytes one task maps and hashes in one native call. */
+  static final int SPAN = 8 << 20;
 
   private final TreeState state;
   private final FileChannel ch;
@@ -103,38 +106,91 @@ final class FileWindows {
       throw new IllegalStateException("not on a chunk boundary after " + head + " bytes");
     }
     final long chunksPerWindow = window / Spec.CHUNK_LEN;
-    final int[] cvs = new int[8 * (int) Math.min(BATCH, windows)];
+    final int perTask = mapping ? windowsPerTask(window, windows) : 1;
+    final int tasksPerRound = Math.max(1, BATCH / perTask);
+    final int slots = 8 * perTask;
+    final int[] cvs = new int[slots * (int) Math.min(tasksPerRound, (windows + perTask - 1) / perTask)];
+    final int[] counts = new int[cvs.length / slots];
+    final boolean[] perWindow = new boolean[counts.length];
     for (long done = 0; done < windows; ) {
-      final int batch = (int) Math.min(BATCH, windows - done);
+      final long roundWindows = Math.min((long) tasksPerRound * perTask, windows - done);
+      final int tasks = (int) ((roundWindows + perTask - 1) / perTask);
       final long firstByte = head + done * window;
       final long firstChunk = state.chunkCount();
-      Parallel.run(batch, executor, helpers, i -> {
-        int[] scratch = ParallelUpdate.taskScratch();
-        int count = hashWindow(firstByte + (long) i * window, window, firstChunk + i * chunksPerWindow, scratch);
-        if (count != 1) {
-          throw new IllegalStateException("a window is not one subtree: " + count);
+      Parallel.run(tasks, executor, helpers, new Parallel.Task() {
+        @Override
+        public void run(int i) throws IOException {
+          int first = i * perTask;
+          int n = (int) Math.min(perTask, roundWindows - first);
+          hashSpan(firstByte + (long) first * window, window, n, firstChunk + first * chunksPerWindow, cvs,
+              slots * i, counts, perWindow, i);
         }
-        System.arraycopy(scratch, 0, cvs, 8 * i, 8);
       });
-      for (int i = 0; i < batch; i++) {
-        state.pushSubtree(cvs, 8 * i, chunksPerWindow);
+      for (int i = 0; i < tasks; i++) {
+        int n = (int) Math.min(perTask, roundWindows - (long) i * perTask);
+        if (perWindow[i]) {
+          for (int j = 0; j < n; j++) {
+            state.pushSubtree(cvs, slots * i + 8 * j, chunksPerWindow);
+          }
+        } else {
+          state.pushAll(cvs, slots * i, counts[i], n * chunksPerWindow);
+        }
       }
-      done += batch;
+      done += roundWindows;
     }
     return head + windows * window;
   }
 
-  /** The subtree values of one window, mapped if possible, else read into a buffer. */
-  private int hashWindow(long position, int len, long counter, int[] scratch) throws IOException {
+  /**
+   * Windows per task when mapping: a power of two, so that a task's span is one subtree of the
+   * whole input where the windows start on a span boundary, hashed by one native call that
+   * merges its windows' values itself. Otherwise every window's value is merged into the tree
+   * in Java, which in a fresh JVM (./b3sum) runs interpreted until compiled and then costs the
+   * compiler's time too. At most SPAN bytes, and at least 16 tasks so that 2 threads finish
+   * together.
+   */
+  static int windowsPerTask(int window, long windows) {
+    long k = Math.min(SPAN / window, windows / 16);
+    return k <= 1 ? 1 : (int) Long.highestOneBit(k);
+  }
+
+  /**
+   * The values of {@code n} consecutive windows from {@code position}: mapped, the maximal
+   * aligned subtrees of the span (counts[task], perWindow[task] false); else one per window,
+   * each read into a buffer (perWindow[task] true). Written to cvs from {@code at}.
+   */
+  private void hashSpan(long position, int window, int n, long counter, int[] cvs, int at, int[] counts,
+      boolean[] perWindow, int task) throws IOException {
+    int[] scratch = ParallelUpdate.taskScratch();
     if (mapping) {
-      int count = state.hashMappedDetached(fd, position, len, size, counter, scratch);
+      int count = state.hashMappedDetached(fd, position, n * window, size, counter, scratch);
       if (count > 0) {
-        return count;
+        if (count > n) {
+          throw new IllegalStateException("a span of " + n + " windows gave " + count + " subtrees");
+        }
+        System.arraycopy(scratch, 0, cvs, at, 8 * count);
+        counts[task] = count;
+        perWindow[task] = false;
+        return;
       }
       if (count == Kernel.MAPPED_UNAVAILABLE) {
         mapping = false;
       }
     }
+    long chunksPerWindow = window / Spec.CHUNK_LEN;
+    for (int j = 0; j < n; j++) {
+      int count = readWindow(position + (long) j * window, window, counter + j * chunksPerWindow, scratch);
+      if (count != 1) {
+        throw new IllegalStateException("a window is not one subtree: " + count);
+      }
+      System.arraycopy(scratch, 0, cvs, at + 8 * j, 8);
+    }
+    counts[task] = n;
+    perWindow[task] = true;
+  }
+
+  /** The subtree values of one window read into a buffer. */
+  private int readWindow(long position, int len, long counter, int[] scratch) throws IOException {
     ByteBuffer w = ReadBuffers.acquire(len, direct);
     try {
       readExactly(w, position, len);

@@ -90,6 +90,58 @@ class HashFileTest {
   }
 
   @Test
+  void mappedTasksSpanSeveralWindowsOnlyWhereThereAreEnough() {
+    assertEquals(1, FileWindows.windowsPerTask(W, 17));
+    assertEquals(1, FileWindows.windowsPerTask(256 << 10, 15));
+    assertEquals(2, FileWindows.windowsPerTask(W, 32));
+    assertEquals(2, FileWindows.windowsPerTask(W, 63));
+    assertEquals(FileWindows.SPAN / W, FileWindows.windowsPerTask(W, 1024));
+    assertEquals(FileWindows.SPAN / W, FileWindows.windowsPerTask(W, 2051));
+  }
+
+  /**
+   * Spans of several windows (40 MiB: 2 windows a task), starting on a span boundary of the
+   * whole input or only on a window boundary (after a prefix), the last task shorter than the
+   * others; and a file cut inside the spans, whose mapped spans fault and are then read window
+   * by window until the read finds the end.
+   */
+  @Test
+  void spansOfSeveralWindows() throws IOException {
+    int size = 40 * MIB + 77;
+    byte[] content = new byte[size];
+    for (int at = 0; at < size; at += data.length) {
+      System.arraycopy(data, 0, content, at, Math.min(data.length, size - at));
+    }
+    Path p = dir.resolve("spans");
+    Files.write(p, content);
+    assertEquals(2, FileWindows.windowsPerTask(FileWindows.windowFor(size), (size - 1) / W));
+    for (int prefix : new int[] {0, 5, W + 3, 3 * W, 2 * W}) {
+      Blake3Hasher h = Blake3.newHasher().update(data, 7, prefix);
+      h.updateFile(p, 3);
+      byte[] all = new byte[prefix + size];
+      System.arraycopy(data, 7, all, 0, prefix);
+      System.arraycopy(content, 0, all, prefix, size);
+      assertArrayEquals(Blake3.hash(all), h.digest(), "prefix " + prefix);
+    }
+    // A kernel that cannot map: every span is read window by window from the start.
+    TreeState java = new TreeState(JavaKernel.INSTANCE, Spec.iv(), 0);
+    FileHashing.updateFile(java, p, pool, 2);
+    byte[] out = new byte[32];
+    java.finish(out, 0, 32);
+    assertArrayEquals(Blake3.hash(content), out, "the Java kernel");
+    try (RandomAccessFile raf = new RandomAccessFile(p.toFile(), "r")) {
+      FileChannel ch = raf.getChannel();
+      try (FileChannel w = FileChannel.open(p, StandardOpenOption.WRITE)) {
+        w.truncate(21L * MIB + 5);
+      }
+      TreeState s = new TreeState(Engine.kernel(), Spec.iv(), 0);
+      IOException e = assertThrows(IOException.class,
+          () -> FileHashing.readRegular(s, ch, raf, p, size, pool, 2));
+      assertTrue(e.getMessage().contains("shrank") && e.getMessage().contains("was " + size), e.getMessage());
+    }
+  }
+
+  @Test
   void aFileAfterAndBeforeOtherInput() throws IOException {
     int size = 9 * MIB + 5;
     Path p = write("mid", size);
