@@ -4,7 +4,8 @@
  *   compress_in_place / compress_xof  one block, row-wise in xmm registers: blake3_sse_rows.h's
  *                                     compression, every rotation one vprord
  *   hash_many                         sixteen inputs at a time in zmm lanes; a tail of 2..8
- *                                     inputs runs eight-wide in ymm, a single one row-wise
+ *                                     inputs runs eight-wide in ymm, a single one row-wise,
+ *                                     two single blocks row-wise side by side
  *   xof_many                          sixteen consecutive output blocks at a time
  *   subtree                           sixteen chunks at a time, their CVs kept word-major
  *                                     between levels (blake3_subtree16.h)
@@ -285,6 +286,13 @@ void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, si
   size_t i = 0;
   while (i < num_inputs) {
     const size_t rest = num_inputs - i;
+    if (rest == 2 && blocks == 1) { /* two parents: side by side, see hash_two_blocks_rows */
+      hash_two_blocks_rows(inputs[i], inputs[i + 1], key, counter + (increment_counter ? i : 0),
+                           counter + (increment_counter ? i + 1 : 0),
+                           (uint8_t)(flags | flags_start | flags_end), out + 32 * i,
+                           out + 32 * i + 32);
+      return;
+    }
     if (rest == 1) {
       hash_one_rows(inputs[i], blocks, key, counter + (increment_counter ? i : 0), flags,
                     flags_start, flags_end, out + 32 * i);
