@@ -18,6 +18,13 @@ void blake3_hash_many_avx2(const uint8_t *const *inputs, size_t num_inputs, size
   size_t i = 0;
   while (i < num_inputs) {
     const size_t rest = num_inputs - i;
+    if (rest == 2 && blocks == 1) { /* two parents: side by side, see hash_two_blocks_rows */
+      hash_two_blocks_rows(inputs[i], inputs[i + 1], key, counter + (increment_counter ? i : 0),
+                           counter + (increment_counter ? i + 1 : 0),
+                           (uint8_t)(flags | flags_start | flags_end), out + 32 * i,
+                           out + 32 * i + 32);
+      return;
+    }
     if (rest < 3) {
       /* One or two left: single row-wise compressions beat a padded group (measured). */
       for (size_t k = i; k < num_inputs; k++)
@@ -149,9 +156,10 @@ INLINE void b3s16_top(const blake3_cv16 *cvs, const uint32_t key[8], uint8_t fla
   for (int w = 0; w < 8; w++) y_st(words[w], h[w]);
   for (int j = 0; j < 4; j++)
     for (int w = 0; w < 8; w++) cv[j][w] = words[w][j];
-  /* the children of the top, then the top */
-  parent_rows(cv[0], cv[1], key, flags, two[0]);
-  parent_rows(cv[2], cv[3], key, flags, two[1]);
+  /* the children of the top (the block of each is two neighbouring CVs: cv[0..1], cv[2..3]),
+   * side by side, then the top */
+  hash_two_blocks_rows((const uint8_t *)cv[0], (const uint8_t *)cv[2], key, 0, 0,
+                       (uint8_t)(flags | PARENT), (uint8_t *)two[0], (uint8_t *)two[1]);
   if (outs == 1) parent_rows(two[0], two[1], key, flags, two[0]);
   for (size_t j = 0; j < outs; j++)
     for (int w = 0; w < 8; w++) blake3_store32(out + 32 * j + 4 * w, two[j][w]);

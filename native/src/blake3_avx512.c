@@ -4,7 +4,8 @@
  *   compress_in_place / compress_xof  one block, row-wise in xmm registers: blake3_sse_rows.h's
  *                                     compression, every rotation one vprord
  *   hash_many                         sixteen inputs at a time in zmm lanes; a tail of 2..8
- *                                     inputs runs eight-wide in ymm, a single one row-wise
+ *                                     inputs runs eight-wide in ymm, a single one row-wise,
+ *                                     two single blocks row-wise side by side
  *   xof_many                          sixteen consecutive output blocks at a time
  *   subtree                           sixteen chunks at a time, their CVs kept word-major
  *                                     between levels (blake3_subtree16.h)
@@ -285,6 +286,13 @@ void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, si
   size_t i = 0;
   while (i < num_inputs) {
     const size_t rest = num_inputs - i;
+    if (rest == 2 && blocks == 1) { /* two parents: side by side, see hash_two_blocks_rows */
+      hash_two_blocks_rows(inputs[i], inputs[i + 1], key, counter + (increment_counter ? i : 0),
+                           counter + (increment_counter ? i + 1 : 0),
+                           (uint8_t)(flags | flags_start | flags_end), out + 32 * i,
+                           out + 32 * i + 32);
+      return;
+    }
     if (rest == 1) {
       hash_one_rows(inputs[i], blocks, key, counter + (increment_counter ? i : 0), flags,
                     flags_start, flags_end, out + 32 * i);
@@ -410,9 +418,13 @@ static void reduce16(const __m512i h[8], const uint32_t key[8], uint8_t flags, s
   for (int j = 0; j < 4; j++)
     cv[j] = _mm256_inserti128_si256(_mm256_castsi128_si256(t[j]), t[4 + j], 1);
 
-  /* two independent compressions: the core overlaps them */
-  const __m256i left = parent_rows(cv[0], cv[1], key, flags);
-  const __m256i right = parent_rows(cv[2], cv[3], key, flags);
+  /* two independent compressions, side by side (hash_two_blocks_rows) */
+  uint8_t blocks[4 * 32], two[2 * 32];
+  for (int j = 0; j < 4; j++) y_st(blocks + 32 * j, cv[j]);
+  hash_two_blocks_rows(blocks, blocks + 64, key, 0, 0, (uint8_t)(flags | PARENT), two,
+                       two + 32);
+  const __m256i left = _mm256_loadu_si256((const __m256i *)two);
+  const __m256i right = _mm256_loadu_si256((const __m256i *)(two + 32));
   if (outs == 2) {
     y_st(out, left);
     y_st(out + 32, right);

@@ -7,7 +7,8 @@
  *   compress_in_place / compress_xof  one block, row-wise (blake3_sse_rows.h)
  *   hash_many                         four inputs at a time, one per 32-bit lane, the blocks
  *                                     in inline assembly (hash4_blocks); one input left
- *                                     over, or two single blocks, row-wise (hash_one_rows)
+ *                                     over row-wise (hash_one_rows), two single blocks
+ *                                     row-wise side by side (hash_two_blocks_rows)
  */
 #ifndef B3_SSE
 #error "include blake3_sse.h from an ISA file that defines B3_SSE(fn)"
@@ -220,9 +221,17 @@ void B3_SSE(blake3_hash_many)(const uint8_t *const *inputs, size_t num_inputs, s
   size_t i = 0;
   while (i < num_inputs) {
     const size_t rest = num_inputs - i;
-    if (rest == 1 || (rest == 2 && blocks == 1)) {
-      /* One left, or two single blocks (parents): row-wise, a chain of compressions, beats a
-       * padded group, whose setup outweighs one block. Two inputs of many blocks go as one
+    if (rest == 2 && blocks == 1) {
+      /* Two single blocks (parents): row-wise, side by side. A padded group's setup outweighs
+       * one block. */
+      hash_two_blocks_rows(inputs[i], inputs[i + 1], key, counter + (increment_counter ? i : 0),
+                           counter + (increment_counter ? i + 1 : 0),
+                           (uint8_t)(flags | flags_start | flags_end), out + 32 * i,
+                           out + 32 * i + 32);
+      return;
+    }
+    if (rest == 1) {
+      /* One left: row-wise, a chain of compressions. Two inputs of many blocks go as one
        * padded group: two row-wise chains cost more than four lanes' blocks (measured). */
       for (size_t k = i; k < num_inputs; k++)
         hash_one_rows(inputs[k], blocks, key, counter + (increment_counter ? k : 0), flags,
