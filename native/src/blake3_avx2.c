@@ -152,13 +152,13 @@ INLINE void b3s16_top(const blake3_cv16 *cvs, const uint32_t key[8], uint8_t fla
   parents8_of16(cvs->w, key, flags, h); /* 8 CVs */
   parents4_of8(h, key, flags);          /* 4, in lanes 0-3 */
   _Alignas(32) uint32_t words[8][8];
-  uint32_t cv[4][8], two[2][8];
+  /* four CVs in a row: the block of each child of the top is two neighbouring ones */
+  uint32_t cv[4 * 8], two[2][8];
   for (int w = 0; w < 8; w++) y_st(words[w], h[w]);
   for (int j = 0; j < 4; j++)
-    for (int w = 0; w < 8; w++) cv[j][w] = words[w][j];
-  /* the children of the top (the block of each is two neighbouring CVs: cv[0..1], cv[2..3]),
-   * side by side, then the top */
-  hash_two_blocks_rows((const uint8_t *)cv[0], (const uint8_t *)cv[2], key, 0, 0,
+    for (int w = 0; w < 8; w++) cv[8 * j + w] = words[w][j];
+  /* the children of the top side by side, then the top */
+  hash_two_blocks_rows((const uint8_t *)cv, (const uint8_t *)(cv + 16), key, 0, 0,
                        (uint8_t)(flags | PARENT), (uint8_t *)two[0], (uint8_t *)two[1]);
   if (outs == 1) parent_rows(two[0], two[1], key, flags, two[0]);
   for (size_t j = 0; j < outs; j++)
