@@ -19,10 +19,8 @@ void blake3_hash_many_avx2(const uint8_t *const *inputs, size_t num_inputs, size
   while (i < num_inputs) {
     const size_t rest = num_inputs - i;
     if (rest == 2 && blocks == 1) { /* two parents: side by side, see hash_two_blocks_rows */
-      hash_two_blocks_rows(inputs[i], inputs[i + 1], key, counter + (increment_counter ? i : 0),
-                           counter + (increment_counter ? i + 1 : 0),
-                           (uint8_t)(flags | flags_start | flags_end), out + 32 * i,
-                           out + 32 * i + 32);
+      hash_last_two_blocks_rows(inputs, i, key, counter, increment_counter,
+                                (uint8_t)(flags | flags_start | flags_end), out);
       return;
     }
     if (rest < 3) {
@@ -61,6 +59,20 @@ void blake3_hash_many_avx2(const uint8_t *const *inputs, size_t num_inputs, size
  * half, a vpermq puts the halves in order. So each parent level costs two shuffles per message
  * word, where hash_many would transpose the CVs out and the blocks back in. */
 
+/* Eight parent compressions, one per lane, of the message words m (word-major): their CVs,
+ * word-major, into h. */
+B3Y_INLINE void parents8_lanes(const __m256i m[16], const uint32_t key[8], uint8_t flags,
+                               __m256i h[8]) {
+  __m256i s[16] = {y_set1(key[0]),       y_set1(key[1]),       y_set1(key[2]),
+                   y_set1(key[3]),       y_set1(key[4]),       y_set1(key[5]),
+                   y_set1(key[6]),       y_set1(key[7]),       y_set1(blake3_iv[0]),
+                   y_set1(blake3_iv[1]), y_set1(blake3_iv[2]), y_set1(blake3_iv[3]),
+                   y_set1(0),            y_set1(0),            y_set1(BLAKE3_BLOCK_LEN),
+                   y_set1((uint32_t)(flags | PARENT))};
+  y_block(s, m);
+  for (int w = 0; w < 8; w++) h[w] = s[w];
+}
+
 /* The eight parents of the sixteen CVs c (word-major), word-major into h. */
 B3Y_INLINE void parents8_of16(const uint32_t c[8][16], const uint32_t key[8], uint8_t flags,
                               __m256i h[8]) {
@@ -72,14 +84,7 @@ B3Y_INLINE void parents8_of16(const uint32_t c[8][16], const uint32_t key[8], ui
     m[8 + w] =
         _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo, hi, 0xDD)), 0xD8);
   }
-  __m256i s[16] = {y_set1(key[0]),       y_set1(key[1]),       y_set1(key[2]),
-                   y_set1(key[3]),       y_set1(key[4]),       y_set1(key[5]),
-                   y_set1(key[6]),       y_set1(key[7]),       y_set1(blake3_iv[0]),
-                   y_set1(blake3_iv[1]), y_set1(blake3_iv[2]), y_set1(blake3_iv[3]),
-                   y_set1(0),            y_set1(0),            y_set1(BLAKE3_BLOCK_LEN),
-                   y_set1((uint32_t)(flags | PARENT))};
-  y_block(s, m);
-  for (int w = 0; w < 8; w++) h[w] = s[w];
+  parents8_lanes(m, key, flags, h);
 }
 
 /* The four parents of the eight CVs h (word-major) into lanes 0-3 of h; lanes 4-7 get copies
@@ -92,14 +97,7 @@ B3Y_INLINE void parents4_of8(__m256i h[8], const uint32_t key[8], uint8_t flags)
     m[w] = _mm256_permutevar8x32_epi32(h[w], even);
     m[8 + w] = _mm256_permutevar8x32_epi32(h[w], odd);
   }
-  __m256i s[16] = {y_set1(key[0]),       y_set1(key[1]),       y_set1(key[2]),
-                   y_set1(key[3]),       y_set1(key[4]),       y_set1(key[5]),
-                   y_set1(key[6]),       y_set1(key[7]),       y_set1(blake3_iv[0]),
-                   y_set1(blake3_iv[1]), y_set1(blake3_iv[2]), y_set1(blake3_iv[3]),
-                   y_set1(0),            y_set1(0),            y_set1(BLAKE3_BLOCK_LEN),
-                   y_set1((uint32_t)(flags | PARENT))};
-  y_block(s, m);
-  for (int w = 0; w < 8; w++) h[w] = s[w];
+  parents8_lanes(m, key, flags, h);
 }
 
 /* ---- subtree: the steps blake3_subtree16.h puts in order ------------------------------ */

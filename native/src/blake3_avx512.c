@@ -287,10 +287,8 @@ void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, si
   while (i < num_inputs) {
     const size_t rest = num_inputs - i;
     if (rest == 2 && blocks == 1) { /* two parents: side by side, see hash_two_blocks_rows */
-      hash_two_blocks_rows(inputs[i], inputs[i + 1], key, counter + (increment_counter ? i : 0),
-                           counter + (increment_counter ? i + 1 : 0),
-                           (uint8_t)(flags | flags_start | flags_end), out + 32 * i,
-                           out + 32 * i + 32);
+      hash_last_two_blocks_rows(inputs, i, key, counter, increment_counter,
+                                (uint8_t)(flags | flags_start | flags_end), out);
       return;
     }
     if (rest == 1) {

@@ -224,10 +224,8 @@ void B3_SSE(blake3_hash_many)(const uint8_t *const *inputs, size_t num_inputs, s
     if (rest == 2 && blocks == 1) {
       /* Two single blocks (parents): row-wise, side by side. A padded group's setup outweighs
        * one block. */
-      hash_two_blocks_rows(inputs[i], inputs[i + 1], key, counter + (increment_counter ? i : 0),
-                           counter + (increment_counter ? i + 1 : 0),
-                           (uint8_t)(flags | flags_start | flags_end), out + 32 * i,
-                           out + 32 * i + 32);
+      hash_last_two_blocks_rows(inputs, i, key, counter, increment_counter,
+                                (uint8_t)(flags | flags_start | flags_end), out);
       return;
     }
     if (rest == 1) {

@@ -222,4 +222,14 @@ INLINE void hash_two_blocks_rows(const uint8_t block0[64], const uint8_t block1[
   st(out1 + 16, xor(s[1], s[3]));
 }
 
+/* hash_many's case of exactly two single-block inputs left (i and i + 1: two parents), as
+ * hash_two_blocks_rows: the x86 hash_many kernels all take it so. */
+INLINE void hash_last_two_blocks_rows(const uint8_t *const *inputs, size_t i,
+                                      const uint32_t key[8], uint64_t counter,
+                                      int increment_counter, uint8_t flags, uint8_t *out) {
+  hash_two_blocks_rows(inputs[i], inputs[i + 1], key, counter + (increment_counter ? i : 0),
+                       counter + (increment_counter ? i + 1 : 0), flags, out + 32 * i,
+                       out + 32 * i + 32);
+}
+
 #endif /* BLAKE3_SSE_ROWS_H */
