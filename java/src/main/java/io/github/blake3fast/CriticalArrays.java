@@ -1,10 +1,5 @@
 package io.github.blake3fast;
 
-import java.io.FileInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -49,8 +44,10 @@ final class CriticalArrays {
     try {
       // java.specification.version is the feature number from JDK 9 on ("17", "21", ...).
       int feature = Integer.parseInt(System.getProperty("java.specification.version"));
-      return pins(feature, jvmOptions(), Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory());
-    } catch (RuntimeException | IOException e) {
+      List<String> options = JvmOptions.list();
+      return options != null
+          && pins(feature, options, Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory());
+    } catch (RuntimeException e) {
       return false; // unknown: copying is always safe
     }
   }
@@ -77,41 +74,5 @@ final class CriticalArrays {
       return feature >= 22 && processors >= 2 && !heapGiven && maxHeap >= (448L << 20);
     }
     return collector.equals("Shenandoah") || (feature >= 22 && collector.equals("G1"));
-  }
-
-  /**
-   * JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS, the command line, _JAVA_OPTIONS: the JVM's order (also
-   * read by {@link LaneRule}).
-   */
-  static List<String> jvmOptions() throws IOException {
-    List<String> all = new ArrayList<>();
-    addWords(all, System.getenv("JAVA_TOOL_OPTIONS"));
-    addWords(all, System.getenv("JDK_JAVA_OPTIONS"));
-    byte[] cmdline;
-    try (InputStream in = new FileInputStream("/proc/self/cmdline")) {
-      cmdline = in.readAllBytes();
-    }
-    split(all, new String(cmdline, StandardCharsets.UTF_8), '\0');
-    addWords(all, System.getenv("_JAVA_OPTIONS"));
-    return all;
-  }
-
-  private static void addWords(List<String> to, String value) {
-    if (value != null) {
-      split(to, value.replace('\t', ' ').replace('\n', ' '), ' ');
-    }
-  }
-
-  /** The non-empty pieces between separators (no regular expression: class init stays cheap). */
-  private static void split(List<String> to, String s, char separator) {
-    int from = 0;
-    for (int i = 0; i <= s.length(); i++) {
-      if (i == s.length() || s.charAt(i) == separator) {
-        if (i > from) {
-          to.add(s.substring(from, i));
-        }
-        from = i + 1;
-      }
-    }
   }
 }

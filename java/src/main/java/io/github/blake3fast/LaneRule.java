@@ -1,6 +1,5 @@
 package io.github.blake3fast;
 
-import java.io.IOException;
 import java.util.List;
 
 /**
@@ -17,8 +16,8 @@ import java.util.List;
  * 2500 bytes, its default with tiered compilation (1000 without tiers on x86).
  *
  * <p>HotSpot's defaults give all of this on x86-64 and AArch64; only options take it away, and
- * the options are read the way {@link CriticalArrays} reads them (the command line and the
- * option environment variables), not from the HotSpot MXBean, whose management classes cost a
+ * the options are read by {@link JvmOptions} (the command line and the option environment
+ * variables), not from the HotSpot MXBean, whose management classes cost a
  * fresh JVM tens of milliseconds. The options that count: {@code -Xint}, {@code -XX:-UseCompiler},
  * {@code -XX:+UseJVMCICompiler} (a JIT this rule knows nothing about), {@code -XX:-TieredCompilation},
  * {@code -XX:TieredStopAtLevel}, {@code -XX:-UseSuperWord}, {@code -XX:MaxVectorSize},
@@ -93,11 +92,8 @@ final class LaneRule {
     static final boolean LANES_WIN = decide();
 
     private static boolean decide() {
-      try {
-        return lanesWin(System.getProperty("os.arch", ""), CriticalArrays.jvmOptions());
-      } catch (IOException | RuntimeException e) {
-        return false; // unknown: the one-chunk path
-      }
+      List<String> options = JvmOptions.list();
+      return options != null && lanesWin(System.getProperty("os.arch", ""), options); // unknown: one chunk
     }
   }
 }
