@@ -1,5 +1,6 @@
 package io.github.blake3fast;
 
+import io.github.blake3fast.bench.OfficialBlake3;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
@@ -8,7 +9,7 @@ import java.util.Arrays;
  * The Java engine against the official portable C, in one JVM, samples alternated (the order
  * rotates every round) and timed in this thread's CPU time, so that a loaded machine slows all
  * alike and its other processes' time is not counted: the official one-shot (through
- * java_engine_jni.c), the Java engine's one-shot and the same input in 64-byte updates as the
+ * the anchor's OfficialBlake3), the Java engine's one-shot and the same input in 64-byte updates as the
  * library runs them here (LaneRule's choice), and the one-shot forced onto each path. Prints the
  * median MB/s of each and its ratio to the C. Every output is checked against the C's.
  * Run by java-engine.sh: {@code JavaEngineTiming ROUNDS SIZE...}.
@@ -16,14 +17,14 @@ import java.util.Arrays;
 public final class JavaEngineTiming {
   private JavaEngineTiming() {}
 
-  static native int officialPortable(byte[] in, int len, byte[] out);
+  private static OfficialBlake3 official;
 
   private static final String[] NAMES = {"C portable", "one-shot", "64 B updates", "lanes", "one-chunk"};
   private static final JavaKernel[] KERNELS = {null, JavaKernel.INSTANCE, JavaKernel.INSTANCE, JavaKernel.LANES,
       JavaKernel.ONE_CHUNK};
 
   public static void main(String[] args) {
-    System.load(System.getenv("TIMING_JNI"));
+    official = OfficialBlake3.forIsa("portable");
     ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
     int rounds = Integer.parseInt(args[0]);
     for (int a = 1; a < args.length; a++) {
@@ -32,10 +33,7 @@ public final class JavaEngineTiming {
       for (int i = 0; i < size; i++) {
         in[i] = (byte) (i * 31 + 7);
       }
-      byte[] want = new byte[32];
-      if (officialPortable(in, size, want) != 0) {
-        throw new IllegalStateException("the official library did not run: OFFICIAL_SO=" + System.getenv("OFFICIAL_SO"));
-      }
+      byte[] want = official.hash(in, 0, size);
       int reps = Math.max(1, (2 << 20) / size);
       double[][] mbs = new double[NAMES.length][rounds];
       byte[] out = new byte[32];
@@ -68,7 +66,7 @@ public final class JavaEngineTiming {
 
   private static void run(int v, byte[] in, byte[] out) {
     if (v == 0) {
-      officialPortable(in, in.length, out);
+      official.hash(in, 0, in.length, out);
     } else if (v == 2) {
       TreeState s = new TreeState(KERNELS[v], Spec.iv(), 0);
       for (int o = 0; o < in.length; o += 64) {

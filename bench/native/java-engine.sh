@@ -6,18 +6,20 @@
 # AVX2-only CPU), =1, =0, -XX:MaxVectorSize=16/32, -XX:-UseSuperWord (no auto-vectorization),
 # the same without tiers (C2 alone), and C1 alone: the settings LaneRule tells apart.
 # JDKS (default: java on PATH, and Temurin 25 where installed) and FLAGS (';'-separated sets)
-# override. Needs java/target/classes (mvn -B -q -pl java -DskipTests package).
+# override. Needs java/target/classes and bench/target/classes (mvn -B -q -pl java,bench -am
+# -DskipTests package).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 rounds=${1:-41}
 shift $(($# > 0 ? 1 : 0))
 [ $# -gt 0 ] || set -- 16384 1048576
-classes="$root/java/target/classes"
-[ -f "$classes/io/github/blake3fast/JavaKernel.class" ] || {
-  echo "java-engine.sh: build first: mvn -B -q -pl java -DskipTests package" >&2
+classes="$root/java/target/classes:$root/bench/target/classes"
+if [ ! -f "$root/java/target/classes/io/github/blake3fast/JavaKernel.class" ] ||
+  [ ! -f "$root/bench/target/classes/io/github/blake3fast/bench/OfficialBlake3.class" ]; then
+  echo "java-engine.sh: build first: mvn -B -q -pl java,bench -am -DskipTests package" >&2
   exit 2
-}
+fi
 if [ -z "${JDKS:-}" ]; then
   JDKS=$(command -v java)
   [ -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ] && JDKS+=" /usr/lib/jvm/temurin-25-jdk-amd64/bin/java"
@@ -26,10 +28,8 @@ FLAGS=${FLAGS:-";-XX:UseAVX=2;-XX:UseAVX=1;-XX:UseAVX=0;-XX:MaxVectorSize=16;-XX
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/blake3-jengine.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-"$here/official.sh" "$work/official.so"
 jhome=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
-gcc -O2 -shared -fPIC -I"$jhome/include" -I"$jhome/include/linux" "$here/java_engine_jni.c" -ldl \
-  -o "$work/timing_jni.so"
+OFFICIAL_JNI=1 JAVA_HOME=$jhome "$here/official.sh" "$work/official.so"
 javac -d "$work/classes" -cp "$classes" "$here/JavaEngineTiming.java"
 
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-), load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -41,7 +41,7 @@ for java in $JDKS; do
     feature=$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p')
     [ "${feature%%.*}" -ge 22 ] 2>/dev/null && access=(--enable-native-access=ALL-UNNAMED)
     # shellcheck disable=SC2086 # one set may hold several options
-    OFFICIAL_SO="$work/official.so" TIMING_JNI="$work/timing_jni.so" "$java" "${access[@]}" $flags -Dblake3.native=false \
+    "$java" "${access[@]}" $flags -Dblake3.native=false -Danchor.official="$work/official.so" \
       -cp "$work/classes:$classes" io.github.blake3fast.JavaEngineTiming "$rounds" "$@"
   done
 done

@@ -4,12 +4,13 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * The official BLAKE3 C code and assembly with one ISA forced, for {@link AnchorBench}: the
+ * The official BLAKE3 C code and assembly with one ISA forced, for {@link AnchorBench} and
+ * bench/native/JavaEngineTiming: the
  * library {@code bench/native/official.sh} builds with {@code OFFICIAL_JNI=1}
  * ({@code official_jni.c}), loaded from the path in the system property {@value #LIBRARY}.
  * Every offset and length is checked here, before the native call.
  */
-final class OfficialBlake3 {
+public final class OfficialBlake3 {
   /** The system property naming the official library's file. */
   static final String LIBRARY = "anchor.official";
 
@@ -25,7 +26,7 @@ final class OfficialBlake3 {
   }
 
   /** The official code forced to {@code isaName}; fails if it cannot run that ISA here. */
-  static OfficialBlake3 forIsa(String isaName) {
+  public static OfficialBlake3 forIsa(String isaName) {
     int index = Arrays.asList(ISAS).indexOf(isaName);
     if (index < 0) {
       throw new IllegalArgumentException("no official ISA " + isaName + "; one of " + String.join(", ", ISAS));
@@ -49,13 +50,19 @@ final class OfficialBlake3 {
   }
 
   /** The 32-byte hash of {@code in[off, off + len)}, in a new array like {@code Blake3.hash}. */
-  byte[] hash(byte[] in, int off, int len) {
-    Objects.checkFromIndexSize(off, len, in.length);
+  public byte[] hash(byte[] in, int off, int len) {
     byte[] out = new byte[32];
+    hash(in, off, len, out);
+    return out;
+  }
+
+  /** The same into {@code out[0, 32)}: a timing loop that allocates nothing. */
+  public void hash(byte[] in, int off, int len, byte[] out) {
+    Objects.checkFromIndexSize(off, len, in.length);
+    Objects.checkFromIndexSize(0, 32, out.length);
     if (hash0(isa, in, off, len, out) != 0) {
       throw new IllegalStateException("the official code refused " + ISAS[isa] + " (CPU lacks it, or the array could not be pinned)");
     }
-    return out;
   }
 
   private static native int hash0(int isa, byte[] in, int off, int len, byte[] out);
