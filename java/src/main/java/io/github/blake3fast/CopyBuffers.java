@@ -1,7 +1,5 @@
 package io.github.blake3fast;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 
 /**
@@ -23,14 +21,12 @@ final class CopyBuffers {
   static final int LEN = 64 << 10;
   /** A power of two: about two per processor of a large machine, 4 MiB in all. */
   private static final int SLOTS = 64;
-  private static final int CLAIM_STRIDE = 16; // claims a cache line apart
   private static final int FREE = 0;
   private static final int TAKEN = 1;
   /** The slot's buffer could not be allocated: never tried again. */
   private static final int NO_MEMORY = 2;
 
-  private static final VarHandle CLAIM = MethodHandles.arrayElementVarHandle(int[].class);
-  private static final int[] claims = new int[SLOTS * CLAIM_STRIDE];
+  private static final Claim[] claims = Claim.array(SLOTS);
   private static final ByteBuffer[] buffers = new ByteBuffer[SLOTS];
   /**
    * Chaining values of a subtree larger than the buffer, merged as its pieces are hashed: one
@@ -46,7 +42,7 @@ final class CopyBuffers {
     int first = (int) Thread.currentThread().getId();
     for (int i = 0; i < 2; i++) {
       int slot = (first + i) & (SLOTS - 1);
-      if (CLAIM.compareAndSet(claims, slot * CLAIM_STRIDE, FREE, TAKEN)) {
+      if (claims[slot].compareAndSet(FREE, TAKEN)) {
         if (buffers[slot] != null) {
           return slot;
         }
@@ -55,7 +51,7 @@ final class CopyBuffers {
           buffers[slot] = ByteBuffer.allocateDirect(LEN); // both published to the next claimer by the release
           return slot;
         } catch (OutOfMemoryError e) {
-          CLAIM.setRelease(claims, slot * CLAIM_STRIDE, NO_MEMORY);
+          claims[slot].setRelease(NO_MEMORY);
         }
       }
     }
@@ -73,6 +69,6 @@ final class CopyBuffers {
   }
 
   static void release(int slot) {
-    CLAIM.setRelease(claims, slot * CLAIM_STRIDE, FREE);
+    claims[slot].setRelease(FREE);
   }
 }

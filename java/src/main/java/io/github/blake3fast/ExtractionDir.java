@@ -4,6 +4,7 @@ import static io.github.blake3fast.Refusal.here;
 import static io.github.blake3fast.Refusal.unsafe;
 import static io.github.blake3fast.Refusal.warn;
 
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -23,16 +24,13 @@ import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
-import java.util.zip.Adler32;
-import java.util.zip.CRC32;
 
 /**
  * The directories the library is extracted to: which ones, in order ({@link #locations}); each
  * made private to this user and checked ({@link TrustedPaths}); the file named by its content,
- * written whole and renamed into place, or reused when it holds the same bytes; temporary files
+ * written whole and renamed into place, or reused when it has the same size and CRC-32; temporary files
  * of crashed JVMs swept; and the private copies written when another class loader holds the file.
  */
 final class ExtractionDir {
@@ -43,8 +41,8 @@ final class ExtractionDir {
   private static final long STALE_TEMP_MILLIS = 10 * 60 * 1000L;
 
   /** The name of the extracted library: one per content, so that versions never meet. */
-  static String fileName(byte[] lib) {
-    return LIB_PREFIX + contentId(lib) + ".so";
+  static String fileName(BundledLibrary lib) {
+    return LIB_PREFIX + contentId(lib.crc, lib.size) + ".so";
   }
 
   /** Where the library may be extracted, in order. */
@@ -58,7 +56,7 @@ final class ExtractionDir {
       }
       return dirs;
     }
-    int uid = ownUid();
+    int uid = Uid.OWN;
     String who = uid >= 0 ? Integer.toString(uid)
         : System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
     String tmp = System.getProperty("java.io.tmpdir");
@@ -92,15 +90,18 @@ final class ExtractionDir {
   /**
    * The library at dir/name, written first unless it is there, ours, with the same content.
    * Everything goes through the directory's real path, checked once by prepareDir; the file's
-   * path below it is returned, to be loaded.
+   * path below it is returned, to be loaded. A copy found there is used when it has the jar
+   * library's size and CRC-32: the bytes it was written from passed {@link BundledLibrary#bytes()}'s
+   * checks (ELF for this platform, ours), and a start that reuses it need not inflate them again.
    */
-  static Path extract(byte[] lib, Path dir, String name) throws Refusal {
+  static Path extract(BundledLibrary lib, Path dir, String name) throws Refusal {
     try {
       Path real = prepareDir(dir);
       Path file = real.resolve(name);
       if (!sameContent(file, lib)) { // absent, truncated, corrupt or not ours: (re)write it whole
+        byte[] bytes = lib.bytes();
         sweep(real);
-        Path tmp = writeTemp(real, name, lib);
+        Path tmp = writeTemp(real, name, bytes);
         try {
           try {
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
@@ -123,8 +124,8 @@ final class ExtractionDir {
    * A new private copy of the library in dir, for one System.load by a class loader that cannot
    * share the file: the caller deletes it once loaded.
    */
-  static Path privateCopy(Path dir, String name, byte[] lib) throws IOException, Refusal {
-    return writeTemp(prepareDir(dir), name, lib);
+  static Path privateCopy(Path dir, String name, BundledLibrary lib) throws IOException, Refusal {
+    return writeTemp(prepareDir(dir), name, lib.bytes());
   }
 
   /**
@@ -144,7 +145,12 @@ final class ExtractionDir {
   }
 
   static TrustedPaths trusted() {
-    return new TrustedPaths(ownUid());
+    return new TrustedPaths(Uid.OWN);
+  }
+
+  /** Read once: the JVM never changes its uid, and reading it is a lookup of /proc/self. */
+  private static final class Uid {
+    static final int OWN = ownUid();
   }
 
   /** The effective uid of this process (owner of /proc/self), or -1 if unknown. */
@@ -156,11 +162,22 @@ final class ExtractionDir {
     }
   }
 
-  /** Whether file is ours (see {@link TrustedPaths#ownFile}) and holds exactly lib. */
-  private static boolean sameContent(Path file, byte[] lib) {
+  /**
+   * Whether file is ours (see {@link TrustedPaths#ownFile}) and holds lib (its size and
+   * CRC-32). Read through FileInputStream, which follows a link, where
+   * {@link #readAtMost} does not: here that is no gap, since the directory is one only root and
+   * this user can change (prepareDir) and ownFile saw a regular file in it, and System.load
+   * opens it by name again anyway. The channel readAtMost needs would load some thirty NIO
+   * classes at every start (bench/results/startup.md).
+   */
+  private static boolean sameContent(Path file, BundledLibrary lib) {
     try {
-      return trusted().ownFile(file) && Files.size(file) == lib.length
-          && Arrays.equals(readAtMost(file, lib.length), lib);
+      if (!trusted().ownFile(file)) {
+        return false;
+      }
+      try (InputStream in = new FileInputStream(file.toFile())) {
+        return lib.sameAs(in.readNBytes(lib.size + 1));
+      }
     } catch (IOException | RuntimeException e) {
       return false;
     }
@@ -266,9 +283,6 @@ final class ExtractionDir {
     return "cannot write " + dir + " (" + e + ")";
   }
 
-  /** Far above any build of the library (a few hundred KiB), far below what would hurt a heap. */
-  static final int MAX_LIBRARY_BYTES = 16 << 20;
-
   /** The file's bytes, or null when it holds more than {@code max}; never follows a link. */
   static byte[] readAtMost(Path file, int max) throws IOException {
     try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
@@ -278,17 +292,15 @@ final class ExtractionDir {
   }
 
   /**
-   * 16 hex digits that tell library builds apart: Adler-32 and CRC-32 of the bytes. Both run in
-   * the JVM's native code even before anything is compiled, where a cold SHA-256 would pull in
-   * the JCA providers and CRC-32C runs as interpreted Java at start-up (bench/results/decisions.md,
-   * bench/results/startup.md). The name only separates versions: the whole content is compared
-   * byte for byte before a file is used, and the directory is writable by its owner alone.
+   * 16 hex digits that tell library builds apart: the CRC-32 and the size, both of which the
+   * jar's directory gives without inflating the library. A cryptographic digest would need the
+   * bytes and, cold, the JCA providers (bench/results/decisions.md, bench/results/startup.md).
+   * The name separates versions; it is no defence and needs none: a file found under it is used
+   * only when its own size and CRC-32 are the jar's, in a directory only root and this user can
+   * change, so the one way to a wrong file with the right name is an accident, which a CRC-32
+   * catches.
    */
-  static String contentId(byte[] lib) {
-    Adler32 a = new Adler32();
-    a.update(lib, 0, lib.length);
-    CRC32 c = new CRC32();
-    c.update(lib, 0, lib.length);
-    return Long.toHexString(1L << 32 | a.getValue()).substring(1) + Long.toHexString(1L << 32 | c.getValue()).substring(1);
+  static String contentId(long crc, int size) {
+    return Long.toHexString(1L << 32 | crc).substring(1) + Long.toHexString(1L << 32 | size).substring(1);
   }
 }

@@ -201,7 +201,7 @@ final class NativeLoader {
   // ---- the library from the jar --------------------------------------------------------------
 
   private static Path loadBundled(String dirSetting, Route route) throws Refusal {
-    byte[] lib = BundledLibrary.read();
+    BundledLibrary lib = BundledLibrary.find();
     String name = ExtractionDir.fileName(lib);
     for (Path dir : ExtractionDir.locations(dirSetting)) {
       try {
@@ -226,7 +226,7 @@ final class NativeLoader {
    * unbound. Then a private copy is written into the first of {@code copyDirs} that takes it,
    * loaded (its JNI_OnLoad binds this copy) and deleted at once: Linux keeps it mapped.
    */
-  private static Path loadShared(Path file, byte[] lib, List<Path> copyDirs, Route route) throws Refusal {
+  private static Path loadShared(Path file, BundledLibrary lib, List<Path> copyDirs, Route route) throws Refusal {
     UnsatisfiedLinkError e = systemLoad(file);
     if (e == null && bound()) {
       return file;
@@ -312,10 +312,9 @@ final class NativeLoader {
     if (lib == null) {
       throw fatal(what + ": larger than " + (MAX_LIBRARY_BYTES >> 20) + " MiB, not a library of ours");
     }
-    ElfCheck.checkElf(lib, what);
-    ElfCheck.checkOurs(lib, what);
+    BundledLibrary chosen = BundledLibrary.inMemory(lib, what);
     try {
-      return loadShared(real, lib, ExtractionDir.locations(dirSetting), route);
+      return loadShared(real, chosen, ExtractionDir.locations(dirSetting), route);
     } catch (Refusal r) {
       throw fatal(what + ": " + r.getMessage());
     }

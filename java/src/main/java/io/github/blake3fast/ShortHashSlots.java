@@ -28,10 +28,6 @@ final class ShortHashSlots {
    * cache line of its own so that threads using neighbouring slots do not contend.
    */
   private static final int SLOT_LEN = 64;
-  /** Claims are spaced a cache line apart for the same reason. */
-  private static final int CLAIM_STRIDE = 16;
-
-  private static final VarHandle CLAIM = MethodHandles.arrayElementVarHandle(int[].class);
 
   /**
    * Short hashes made before the block is read from the caller's array ({@link ArrayWords})
@@ -45,7 +41,8 @@ final class ShortHashSlots {
 
   private final ByteBuffer memory;
   private final long address;
-  private final int[] claims = new int[SLOTS * CLAIM_STRIDE];
+  /** 1 while a thread uses the slot. */
+  private final Claim[] claims = Claim.array(SLOTS);
   private final int viewAfter;
   /** Short hashes made, up to viewAfter; threads race on it, and a lost count does no harm. */
   private int made;
@@ -123,11 +120,11 @@ final class ShortHashSlots {
 
   /** Takes the slot if it is free; never waits. */
   boolean claim(int slot) {
-    return CLAIM.compareAndSet(claims, slot * CLAIM_STRIDE, 0, 1);
+    return claims[slot].compareAndSet(0, 1);
   }
 
   void release(int slot) {
-    CLAIM.setRelease(claims, slot * CLAIM_STRIDE, 0);
+    claims[slot].setRelease(0);
   }
 
   /**

@@ -65,13 +65,11 @@ class StartupHelpersTest {
   }
 
   @Test
-  void contentIdIsSixteenHexDigitsThatFollowTheContent() {
-    byte[] a = new byte[4096];
-    byte[] b = a.clone();
-    b[4000] = 1;
-    String ia = ExtractionDir.contentId(a);
-    assertTrue(ia.matches("[0-9a-f]{16}"), ia);
-    assertEquals(ia, ExtractionDir.contentId(a.clone()));
-    assertFalse(ia.equals(ExtractionDir.contentId(b)));
+  void contentIdIsSixteenHexDigitsOfCrcAndSize() {
+    String id = ExtractionDir.contentId(0x0000abcdL, 0x1f);
+    assertEquals("0000abcd0000001f", id);
+    assertEquals("ffffffff7fffffff", ExtractionDir.contentId(0xffffffffL, Integer.MAX_VALUE));
+    assertFalse(id.equals(ExtractionDir.contentId(0x0000abcdL, 0x20)));
+    assertFalse(id.equals(ExtractionDir.contentId(0x0000abceL, 0x1f)));
   }
 }

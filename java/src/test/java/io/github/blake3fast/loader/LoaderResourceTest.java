@@ -75,6 +75,40 @@ class LoaderResourceTest {
     runWith("foreign", (byte[]) foreign[0]).assertImpl("java (" + reason + ")").assertWarned(reason);
   }
 
+  /**
+   * A jar whose directory gives the library a CRC-32 its bytes do not have (a damaged download):
+   * the name of the extracted file comes from that directory, so the bytes are checked against
+   * it before anything is written, and refused.
+   */
+  @Test
+  void libraryThatDoesNotMatchTheJarsDirectory() throws IOException {
+    Path jar = Fixture.jarWith("bad-crc", Fixture.library());
+    byte[] zip = Files.readAllBytes(jar);
+    byte[] name = RESOURCE.getBytes(StandardCharsets.US_ASCII);
+    int patched = 0;
+    for (int at = 0; at + 46 + name.length <= zip.length; at++) {
+      // A central directory header: signature PK\1\2, CRC-32 at +16, name length at +28, name at +46.
+      if (zip[at] == 'P' && zip[at + 1] == 'K' && zip[at + 2] == 1 && zip[at + 3] == 2
+          && u16(zip, at + 28) == name.length && Arrays.equals(zip, at + 46, at + 46 + name.length, name, 0, name.length)) {
+        zip[at + 16] ^= 0x5a;
+        patched++;
+      }
+    }
+    assertEquals(1, patched, "the library's entry in the jar's central directory");
+    Files.write(jar, zip);
+    Jvm j = new Jvm(Fixture.newDir("bad-crc"), jar);
+    Result r = j.run();
+    String reason = "native refused: " + RESOURCE + " in " + jar.toRealPath()
+        + " does not match the jar's directory (size or CRC-32): a damaged jar";
+    r.assertImpl("java (" + reason + ")").assertWarned(reason);
+    assertEquals(List.of(), Fixture.list(j.tmpCache(Fixture.uid())), "nothing extracted");
+    assertEquals(List.of(), Fixture.list(j.homeCache()), "nothing extracted");
+  }
+
+  private static int u16(byte[] b, int at) {
+    return (b[at] & 0xff) | (b[at + 1] & 0xff) << 8;
+  }
+
   @Test
   void truncatedFileInTheCacheIsRewritten() throws IOException {
     byte[] lib = Fixture.library();
