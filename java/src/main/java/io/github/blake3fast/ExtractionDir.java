@@ -7,38 +7,25 @@ import static io.github.blake3fast.Refusal.warn;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The directories the library is extracted to: which ones, in order ({@link #locations}); each
  * made private to this user and checked ({@link TrustedPaths}); the file named by its content,
- * written whole and renamed into place, or reused when it has the same size and CRC-32; temporary files
- * of crashed JVMs swept; and the private copies written when another class loader holds the file.
+ * reused when it has the same size and CRC-32, else written ({@link LibraryWriter}); and the
+ * private copies written when another class loader holds the file.
  */
 final class ExtractionDir {
   private ExtractionDir() {}
 
-  private static final String LIB_PREFIX = "libblake3fast-";
-  /** A temporary file this old is left over from a crashed JVM: no writer takes that long. */
-  private static final long STALE_TEMP_MILLIS = 10 * 60 * 1000L;
+  /** How the extracted library's name starts; its temporary files' names too. */
+  static final String LIB_PREFIX = "libblake3fast-";
 
   /** The name of the extracted library: one per content, so that versions never meet. */
   static String fileName(BundledLibrary lib) {
@@ -99,22 +86,11 @@ final class ExtractionDir {
       Path real = prepareDir(dir);
       Path file = real.resolve(name);
       if (!sameContent(file, lib)) { // absent, truncated, corrupt or not ours: (re)write it whole
-        byte[] bytes = lib.bytes();
-        sweep(real);
-        Path tmp = writeTemp(real, name, bytes);
-        try {
-          try {
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
-          } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-          }
-        } finally {
-          Files.deleteIfExists(tmp);
-        }
+        LibraryWriter.install(real, name, lib.bytes());
       }
       return file;
     } catch (IOException e) {
-      throw here(writeFailure(e, dir));
+      throw here(LibraryWriter.writeFailure(e, dir));
     } catch (RuntimeException e) { // SecurityException, UnsupportedOperationException, ...
       throw here("cannot write " + dir + " (" + e + ")");
     }
@@ -125,7 +101,7 @@ final class ExtractionDir {
    * share the file: the caller deletes it once loaded.
    */
   static Path privateCopy(Path dir, String name, BundledLibrary lib) throws IOException, Refusal {
-    return writeTemp(prepareDir(dir), name, lib.bytes());
+    return LibraryWriter.writeTemp(prepareDir(dir), name, lib.bytes());
   }
 
   /**
@@ -181,106 +157,6 @@ final class ExtractionDir {
     } catch (IOException | RuntimeException e) {
       return false;
     }
-  }
-
-  /** A new file dir/name.NNN.tmp holding lib, on disk (fsync) before it is renamed or loaded. */
-  private static Path writeTemp(Path dir, String name, byte[] lib) throws IOException {
-    // Set.of, not EnumSet (nor PosixFilePermissions.fromString, which makes one): from JDK 18 the
-    // first EnumSet of an enum reads its constants by reflection, which spins classes.
-    Set<StandardOpenOption> newFile = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-    // rw------- while it is written, as Files.createTempFile makes it; rw-r--r-- once complete.
-    FileAttribute<Set<PosixFilePermission>> ownerOnly = PosixFilePermissions.asFileAttribute(
-        Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE));
-    Path tmp = null;
-    FileChannel ch = null;
-    // Not Files.createTempFile: its random name comes from SecureRandom, whose first use
-    // initialises the JCA providers (milliseconds of a first start, bench/results/startup.md).
-    // The directory is private, so the name needs to be unique, not unguessable: the clock,
-    // and the exclusive create tries again on the rare clash with another JVM.
-    for (int attempt = 0; ch == null; attempt++) {
-      tmp = dir.resolve(name + "." + Long.toHexString(System.nanoTime()) + "-" + attempt + ".tmp");
-      try {
-        ch = FileChannel.open(tmp, newFile, ownerOnly);
-      } catch (FileAlreadyExistsException e) {
-        if (attempt >= 100) {
-          throw e;
-        }
-      }
-    }
-    boolean ok = false;
-    try {
-      try (FileChannel c = ch) {
-        ByteBuffer b = ByteBuffer.wrap(lib);
-        while (b.hasRemaining()) {
-          c.write(b);
-        }
-        c.force(true);
-      }
-      Files.setPosixFilePermissions(tmp, Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
-          PosixFilePermission.GROUP_READ, PosixFilePermission.OTHERS_READ));
-      ok = true;
-      return tmp;
-    } finally {
-      if (!ok) {
-        deleteQuietly(tmp);
-      }
-    }
-  }
-
-  /**
-   * Removes temporary files a crashed JVM left behind. Listed by File.list and the names
-   * compared by hand: a glob compiles to a regular expression, and a DirectoryStream spins a
-   * lambda on recent JDKs, both at a start that extracts.
-   */
-  private static void sweep(Path dir) {
-    long old = System.currentTimeMillis() - STALE_TEMP_MILLIS;
-    String[] names;
-    try {
-      names = dir.toFile().list();
-    } catch (RuntimeException e) {
-      return; // sweeping is a courtesy
-    }
-    if (names == null) {
-      return;
-    }
-    for (String n : names) {
-      if (!n.startsWith(LIB_PREFIX) || !n.endsWith(".tmp")) {
-        continue;
-      }
-      Path p = dir.resolve(n);
-      try {
-        if (Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS).toMillis() < old) {
-          Files.deleteIfExists(p);
-        }
-      } catch (IOException | RuntimeException ignored) {
-        // another JVM swept it first, or it is not ours to remove
-      }
-    }
-  }
-
-  static void deleteQuietly(Path p) {
-    if (p == null) {
-      return;
-    }
-    try {
-      Files.deleteIfExists(p);
-    } catch (IOException | RuntimeException e) {
-      p.toFile().deleteOnExit();
-    }
-  }
-
-  static String writeFailure(IOException e, Path dir) {
-    String reason = e instanceof FileSystemException ? ((FileSystemException) e).getReason() : e.getMessage();
-    if (reason != null && reason.contains("Read-only file system")) {
-      return "read-only " + dir;
-    }
-    if (reason != null && reason.contains("No space left")) {
-      return "disk full " + dir;
-    }
-    if (e instanceof AccessDeniedException) {
-      return "not writable " + dir;
-    }
-    return "cannot write " + dir + " (" + e + ")";
   }
 
   /** The file's bytes, or null when it holds more than {@code max}; never follows a link. */

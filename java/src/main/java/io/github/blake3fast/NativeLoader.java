@@ -20,9 +20,9 @@ import java.util.Locale;
  * the switches, loading the library (a private copy when another class loader holds the shared
  * file), checking it against the Java engine's answers ({@link SelfTest}), and saying why the
  * Java engine runs when it does. The steps in between are their own small classes:
- * {@link BundledLibrary} reads the jar's library for this {@link Platform}, {@link ElfCheck}
- * refuses one that cannot be ours, {@link ExtractionDir} writes it once per content into a
- * private directory, {@link DlopenErrors} and {@link NoexecMounts} say why a load failed, and
+ * {@link BundledLibrary} finds the jar's library for this {@link Platform}, {@link ElfCheck}
+ * refuses one that cannot be ours, {@link ExtractionDir} picks the private directory and reuses
+ * the copy there or has {@link LibraryWriter} write it once per content, {@link DlopenErrors} and {@link NoexecMounts} say why a load failed, and
  * each step says no with a {@link Refusal}.
  * {@link #choose()} never throws: every failure becomes a reason, logged once. System.load is
  * called here alone: JDK 24 and later name this class in their native-access warning.
@@ -253,11 +253,11 @@ final class NativeLoader {
         }
         why.add(r);
       } catch (IOException x) {
-        why.add(here(ExtractionDir.writeFailure(x, dir)));
+        why.add(here(LibraryWriter.writeFailure(x, dir)));
       } catch (RuntimeException x) {
         why.add(here("cannot write " + dir + " (" + x + ")"));
       } finally {
-        ExtractionDir.deleteQuietly(copy);
+        LibraryWriter.deleteQuietly(copy);
       }
     }
     List<String> reasons = new ArrayList<>();
