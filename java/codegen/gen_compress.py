@@ -70,14 +70,67 @@ final class Compress {{
   static final int IV0 = {IV[0]}, IV1 = {IV[1]}, IV2 = {IV[2]}, IV3 = {IV[3]};
   static final int IV4 = 0x510E527F, IV5 = 0x9B05688C, IV6 = 0x1F83D9AB, IV7 = 0x5BE0CD19;
 
-  private static final VarHandle LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  /**
+   * Words read or written with shifts before the byte-array VarHandle ({{@link View}}) takes over.
+   * Shifts are slower per word once compiled; the VarHandle's creation costs a fresh JVM
+   * milliseconds of start-up (JDK 17 spins classes for it). So a program that hashes a little
+   * never creates it, and one that hashes much creates it once, after a few hundred KiB whose
+   * shifts cost far less together (bench/results/startup.md, "Third pass").
+   */
+  static final int VIEW_AFTER_WORDS = 1 << 16;
+
+  /**
+   * Words left before the view. Threads race on it, and a lost count does no harm; once it is
+   * spent it is only read, so threads hashing at once do not contend for it. Tests set it.
+   */
+  static int wordsBeforeView = VIEW_AFTER_WORDS;
+
+  /** Whether the next {{@code words}} words go through {{@link View}}; if not, counts them. */
+  static boolean viewFor(int words) {{
+    int left = wordsBeforeView;
+    if (left <= 0) {{
+      return true;
+    }}
+    wordsBeforeView = left - words;
+    return false;
+  }}
+
+  /** The byte-array view, in a class of its own so that it is created at its first use. */
+  static final class View {{
+    private View() {{}}
+
+    static final VarHandle LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
+    static int word(byte[] b, int off) {{
+      return (int) LE.get(b, off);
+    }}
+
+    static void putWord(byte[] b, int off, int w) {{
+      LE.set(b, off, w);
+    }}
+  }}
+
+  static int wordByShifts(byte[] b, int off) {{
+    return (b[off] & 0xFF) | (b[off + 1] & 0xFF) << 8 | (b[off + 2] & 0xFF) << 16 | b[off + 3] << 24;
+  }}
+
+  static void putWordByShifts(byte[] b, int off, int w) {{
+    b[off] = (byte) w;
+    b[off + 1] = (byte) (w >>> 8);
+    b[off + 2] = (byte) (w >>> 16);
+    b[off + 3] = (byte) (w >>> 24);
+  }}
 
   static int word(byte[] b, int off) {{
-    return (int) LE.get(b, off);
+    return viewFor(1) ? View.word(b, off) : wordByShifts(b, off);
   }}
 
   static void putWord(byte[] b, int off, int w) {{
-    LE.set(b, off, w);
+    if (viewFor(1)) {{
+      View.putWord(b, off, w);
+    }} else {{
+      putWordByShifts(b, off, w);
+    }}
   }}
 
   /** Word {{@code i}} of a block of {{@code len}} valid bytes at {{@code off}}: zero past the end. */
@@ -95,7 +148,12 @@ final class Compress {{
    */
   static void compressBlock(int[] cv, int cvOff, byte[] in, int off, long counter, int flags, int[] out,
       int outOff) {{
-{chr(10).join(f"{I2}int m{i} = (int) LE.get(in, off + {4 * i});" for i in range(16))}
+    int m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15;
+    if (viewFor(16)) {{
+{chr(10).join(f"{I3}m{i} = (int) View.LE.get(in, off + {4 * i});" for i in range(16))}
+    }} else {{
+{chr(10).join(f"{I3}m{i} = wordByShifts(in, off + {4 * i});" for i in range(16))}
+    }}
     int blockLen = 64;
 {init_state(I2, lambda i: f"cv[cvOff + {i}]")}
 {rounds(I2)}
@@ -124,13 +182,16 @@ final class Compress {{
   static void hashOneChunk(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {{
 {chr(10).join(f"{I2}int c{i} = key[{i}];" for i in range(8))}
     int blocks = len == 0 ? 1 : (len + 63) >>> 6;
+    boolean view = viewFor(16 * blocks + 8);
     for (int b = 0; b < blocks; b++) {{
       int blockOff = off + 64 * b;
       int blockLen = b == blocks - 1 ? len - 64 * b : 64;
       int blockFlags = flags | (b == 0 ? 1 : 0) | (b == blocks - 1 ? 2 | 8 : 0);
       int m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15;
-      if (blockLen == 64) {{
-{chr(10).join(f"{I4}m{i} = (int) LE.get(in, blockOff + {4 * i});" for i in range(16))}
+      if (blockLen == 64 && view) {{
+{chr(10).join(f"{I4}m{i} = (int) View.LE.get(in, blockOff + {4 * i});" for i in range(16))}
+      }} else if (blockLen == 64) {{
+{chr(10).join(f"{I4}m{i} = wordByShifts(in, blockOff + {4 * i});" for i in range(16))}
       }} else {{
 {chr(10).join(f"{I4}m{i} = partialWord(in, blockOff, blockLen, {i});" for i in range(16))}
       }}
@@ -140,6 +201,10 @@ final class Compress {{
 {rounds(I3)}
 {chr(10).join(f"{I3}c{i} = v{i} ^ v{i + 8};" for i in range(8))}
     }}
-{chr(10).join(f"{I2}LE.set(out, outOff + {4 * i}, c{i});" for i in range(8))}
+    if (view) {{
+{chr(10).join(f"{I3}View.LE.set(out, outOff + {4 * i}, c{i});" for i in range(8))}
+    }} else {{
+{chr(10).join(f"{I3}putWordByShifts(out, outOff + {4 * i}, c{i});" for i in range(8))}
+    }}
   }}
 }}""")

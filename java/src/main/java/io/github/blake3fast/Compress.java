@@ -19,14 +19,67 @@ final class Compress {
   static final int IV0 = 0x6A09E667, IV1 = 0xBB67AE85, IV2 = 0x3C6EF372, IV3 = 0xA54FF53A;
   static final int IV4 = 0x510E527F, IV5 = 0x9B05688C, IV6 = 0x1F83D9AB, IV7 = 0x5BE0CD19;
 
-  private static final VarHandle LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  /**
+   * Words read or written with shifts before the byte-array VarHandle ({@link View}) takes over.
+   * Shifts are slower per word once compiled; the VarHandle's creation costs a fresh JVM
+   * milliseconds of start-up (JDK 17 spins classes for it). So a program that hashes a little
+   * never creates it, and one that hashes much creates it once, after a few hundred KiB whose
+   * shifts cost far less together (bench/results/startup.md, "Third pass").
+   */
+  static final int VIEW_AFTER_WORDS = 1 << 16;
+
+  /**
+   * Words left before the view. Threads race on it, and a lost count does no harm; once it is
+   * spent it is only read, so threads hashing at once do not contend for it. Tests set it.
+   */
+  static int wordsBeforeView = VIEW_AFTER_WORDS;
+
+  /** Whether the next {@code words} words go through {@link View}; if not, counts them. */
+  static boolean viewFor(int words) {
+    int left = wordsBeforeView;
+    if (left <= 0) {
+      return true;
+    }
+    wordsBeforeView = left - words;
+    return false;
+  }
+
+  /** The byte-array view, in a class of its own so that it is created at its first use. */
+  static final class View {
+    private View() {}
+
+    static final VarHandle LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
+    static int word(byte[] b, int off) {
+      return (int) LE.get(b, off);
+    }
+
+    static void putWord(byte[] b, int off, int w) {
+      LE.set(b, off, w);
+    }
+  }
+
+  static int wordByShifts(byte[] b, int off) {
+    return (b[off] & 0xFF) | (b[off + 1] & 0xFF) << 8 | (b[off + 2] & 0xFF) << 16 | b[off + 3] << 24;
+  }
+
+  static void putWordByShifts(byte[] b, int off, int w) {
+    b[off] = (byte) w;
+    b[off + 1] = (byte) (w >>> 8);
+    b[off + 2] = (byte) (w >>> 16);
+    b[off + 3] = (byte) (w >>> 24);
+  }
 
   static int word(byte[] b, int off) {
-    return (int) LE.get(b, off);
+    return viewFor(1) ? View.word(b, off) : wordByShifts(b, off);
   }
 
   static void putWord(byte[] b, int off, int w) {
-    LE.set(b, off, w);
+    if (viewFor(1)) {
+      View.putWord(b, off, w);
+    } else {
+      putWordByShifts(b, off, w);
+    }
   }
 
   /** Word {@code i} of a block of {@code len} valid bytes at {@code off}: zero past the end. */
@@ -44,22 +97,42 @@ final class Compress {
    */
   static void compressBlock(int[] cv, int cvOff, byte[] in, int off, long counter, int flags, int[] out,
       int outOff) {
-    int m0 = (int) LE.get(in, off + 0);
-    int m1 = (int) LE.get(in, off + 4);
-    int m2 = (int) LE.get(in, off + 8);
-    int m3 = (int) LE.get(in, off + 12);
-    int m4 = (int) LE.get(in, off + 16);
-    int m5 = (int) LE.get(in, off + 20);
-    int m6 = (int) LE.get(in, off + 24);
-    int m7 = (int) LE.get(in, off + 28);
-    int m8 = (int) LE.get(in, off + 32);
-    int m9 = (int) LE.get(in, off + 36);
-    int m10 = (int) LE.get(in, off + 40);
-    int m11 = (int) LE.get(in, off + 44);
-    int m12 = (int) LE.get(in, off + 48);
-    int m13 = (int) LE.get(in, off + 52);
-    int m14 = (int) LE.get(in, off + 56);
-    int m15 = (int) LE.get(in, off + 60);
+    int m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15;
+    if (viewFor(16)) {
+      m0 = (int) View.LE.get(in, off + 0);
+      m1 = (int) View.LE.get(in, off + 4);
+      m2 = (int) View.LE.get(in, off + 8);
+      m3 = (int) View.LE.get(in, off + 12);
+      m4 = (int) View.LE.get(in, off + 16);
+      m5 = (int) View.LE.get(in, off + 20);
+      m6 = (int) View.LE.get(in, off + 24);
+      m7 = (int) View.LE.get(in, off + 28);
+      m8 = (int) View.LE.get(in, off + 32);
+      m9 = (int) View.LE.get(in, off + 36);
+      m10 = (int) View.LE.get(in, off + 40);
+      m11 = (int) View.LE.get(in, off + 44);
+      m12 = (int) View.LE.get(in, off + 48);
+      m13 = (int) View.LE.get(in, off + 52);
+      m14 = (int) View.LE.get(in, off + 56);
+      m15 = (int) View.LE.get(in, off + 60);
+    } else {
+      m0 = wordByShifts(in, off + 0);
+      m1 = wordByShifts(in, off + 4);
+      m2 = wordByShifts(in, off + 8);
+      m3 = wordByShifts(in, off + 12);
+      m4 = wordByShifts(in, off + 16);
+      m5 = wordByShifts(in, off + 20);
+      m6 = wordByShifts(in, off + 24);
+      m7 = wordByShifts(in, off + 28);
+      m8 = wordByShifts(in, off + 32);
+      m9 = wordByShifts(in, off + 36);
+      m10 = wordByShifts(in, off + 40);
+      m11 = wordByShifts(in, off + 44);
+      m12 = wordByShifts(in, off + 48);
+      m13 = wordByShifts(in, off + 52);
+      m14 = wordByShifts(in, off + 56);
+      m15 = wordByShifts(in, off + 60);
+    }
     int blockLen = 64;
     int v0 = cv[cvOff + 0];
     int v1 = cv[cvOff + 1];
@@ -621,28 +694,46 @@ final class Compress {
     int c6 = key[6];
     int c7 = key[7];
     int blocks = len == 0 ? 1 : (len + 63) >>> 6;
+    boolean view = viewFor(16 * blocks + 8);
     for (int b = 0; b < blocks; b++) {
       int blockOff = off + 64 * b;
       int blockLen = b == blocks - 1 ? len - 64 * b : 64;
       int blockFlags = flags | (b == 0 ? 1 : 0) | (b == blocks - 1 ? 2 | 8 : 0);
       int m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15;
-      if (blockLen == 64) {
-        m0 = (int) LE.get(in, blockOff + 0);
-        m1 = (int) LE.get(in, blockOff + 4);
-        m2 = (int) LE.get(in, blockOff + 8);
-        m3 = (int) LE.get(in, blockOff + 12);
-        m4 = (int) LE.get(in, blockOff + 16);
-        m5 = (int) LE.get(in, blockOff + 20);
-        m6 = (int) LE.get(in, blockOff + 24);
-        m7 = (int) LE.get(in, blockOff + 28);
-        m8 = (int) LE.get(in, blockOff + 32);
-        m9 = (int) LE.get(in, blockOff + 36);
-        m10 = (int) LE.get(in, blockOff + 40);
-        m11 = (int) LE.get(in, blockOff + 44);
-        m12 = (int) LE.get(in, blockOff + 48);
-        m13 = (int) LE.get(in, blockOff + 52);
-        m14 = (int) LE.get(in, blockOff + 56);
-        m15 = (int) LE.get(in, blockOff + 60);
+      if (blockLen == 64 && view) {
+        m0 = (int) View.LE.get(in, blockOff + 0);
+        m1 = (int) View.LE.get(in, blockOff + 4);
+        m2 = (int) View.LE.get(in, blockOff + 8);
+        m3 = (int) View.LE.get(in, blockOff + 12);
+        m4 = (int) View.LE.get(in, blockOff + 16);
+        m5 = (int) View.LE.get(in, blockOff + 20);
+        m6 = (int) View.LE.get(in, blockOff + 24);
+        m7 = (int) View.LE.get(in, blockOff + 28);
+        m8 = (int) View.LE.get(in, blockOff + 32);
+        m9 = (int) View.LE.get(in, blockOff + 36);
+        m10 = (int) View.LE.get(in, blockOff + 40);
+        m11 = (int) View.LE.get(in, blockOff + 44);
+        m12 = (int) View.LE.get(in, blockOff + 48);
+        m13 = (int) View.LE.get(in, blockOff + 52);
+        m14 = (int) View.LE.get(in, blockOff + 56);
+        m15 = (int) View.LE.get(in, blockOff + 60);
+      } else if (blockLen == 64) {
+        m0 = wordByShifts(in, blockOff + 0);
+        m1 = wordByShifts(in, blockOff + 4);
+        m2 = wordByShifts(in, blockOff + 8);
+        m3 = wordByShifts(in, blockOff + 12);
+        m4 = wordByShifts(in, blockOff + 16);
+        m5 = wordByShifts(in, blockOff + 20);
+        m6 = wordByShifts(in, blockOff + 24);
+        m7 = wordByShifts(in, blockOff + 28);
+        m8 = wordByShifts(in, blockOff + 32);
+        m9 = wordByShifts(in, blockOff + 36);
+        m10 = wordByShifts(in, blockOff + 40);
+        m11 = wordByShifts(in, blockOff + 44);
+        m12 = wordByShifts(in, blockOff + 48);
+        m13 = wordByShifts(in, blockOff + 52);
+        m14 = wordByShifts(in, blockOff + 56);
+        m15 = wordByShifts(in, blockOff + 60);
       } else {
         m0 = partialWord(in, blockOff, blockLen, 0);
         m1 = partialWord(in, blockOff, blockLen, 1);
@@ -914,13 +1005,24 @@ final class Compress {
       c6 = v6 ^ v14;
       c7 = v7 ^ v15;
     }
-    LE.set(out, outOff + 0, c0);
-    LE.set(out, outOff + 4, c1);
-    LE.set(out, outOff + 8, c2);
-    LE.set(out, outOff + 12, c3);
-    LE.set(out, outOff + 16, c4);
-    LE.set(out, outOff + 20, c5);
-    LE.set(out, outOff + 24, c6);
-    LE.set(out, outOff + 28, c7);
+    if (view) {
+      View.LE.set(out, outOff + 0, c0);
+      View.LE.set(out, outOff + 4, c1);
+      View.LE.set(out, outOff + 8, c2);
+      View.LE.set(out, outOff + 12, c3);
+      View.LE.set(out, outOff + 16, c4);
+      View.LE.set(out, outOff + 20, c5);
+      View.LE.set(out, outOff + 24, c6);
+      View.LE.set(out, outOff + 28, c7);
+    } else {
+      putWordByShifts(out, outOff + 0, c0);
+      putWordByShifts(out, outOff + 4, c1);
+      putWordByShifts(out, outOff + 8, c2);
+      putWordByShifts(out, outOff + 12, c3);
+      putWordByShifts(out, outOff + 16, c4);
+      putWordByShifts(out, outOff + 20, c5);
+      putWordByShifts(out, outOff + 24, c6);
+      putWordByShifts(out, outOff + 28, c7);
+    }
   }
 }

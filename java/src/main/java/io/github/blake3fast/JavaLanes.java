@@ -54,10 +54,12 @@ final class JavaLanes {
       java.util.Arrays.fill(cv[w], 0, n, key[w]);
     }
     for (int b = 0; b < 16; b++) {
+      // Decided once per row of blocks, not per word: the loop stays as tight as it was.
+      boolean view = Compress.viewFor(16 * n);
       for (int l = 0; l < n; l++) {
         int at = off + l * Spec.CHUNK_LEN + b * Spec.BLOCK_LEN;
         for (int j = 0; j < 16; j++) {
-          m[j][l] = Compress.word(in, at + 4 * j);
+          m[j][l] = view ? Compress.View.word(in, at + 4 * j) : Compress.wordByShifts(in, at + 4 * j);
         }
       }
       int blockFlags = flags | (b == 0 ? Spec.CHUNK_START : 0) | (b == 15 ? Spec.CHUNK_END : 0);
