@@ -62,7 +62,8 @@ import java.nio.ByteOrder;
  * The BLAKE3 compression function in Java, in the three shapes the engine needs: a block read
  * from bytes (chunks), a block given as words (parents, root output) and a whole chunk of at
  * most 1024 bytes hashed to its 32-byte root in one call (the short-input fast path, with the
- * chaining value kept in locals so a short one-shot hash allocates nothing but its result).
+ * chaining value kept in locals so a short one-shot hash allocates nothing but its result, once
+ * past the first words, see {{@link #VIEW_AFTER_WORDS}}).
  */
 final class Compress {{
   private Compress() {{}}
@@ -148,12 +149,16 @@ final class Compress {{
    */
   static void compressBlock(int[] cv, int cvOff, byte[] in, int off, long counter, int flags, int[] out,
       int outOff) {{
-    int m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15;
     if (viewFor(16)) {{
-{chr(10).join(f"{I3}m{i} = (int) View.LE.get(in, off + {4 * i});" for i in range(16))}
+      compressBlockViewed(cv, cvOff, in, off, counter, flags, out, outOff);
     }} else {{
-{chr(10).join(f"{I3}m{i} = wordByShifts(in, off + {4 * i});" for i in range(16))}
+      compressBlockByShifts(cv, cvOff, in, off, counter, flags, out, outOff);
     }}
+  }}
+
+  private static void compressBlockViewed(int[] cv, int cvOff, byte[] in, int off, long counter, int flags,
+      int[] out, int outOff) {{
+{chr(10).join(f"{I2}int m{i} = (int) View.LE.get(in, off + {4 * i});" for i in range(16))}
     int blockLen = 64;
 {init_state(I2, lambda i: f"cv[cvOff + {i}]")}
 {rounds(I2)}
@@ -180,18 +185,24 @@ final class Compress {{
    * {{@code out[outOff]}}. {{@code key}} is 8 words; {{@code flags}} the mode flag.
    */
   static void hashOneChunk(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {{
-{chr(10).join(f"{I2}int c{i} = key[{i}];" for i in range(8))}
     int blocks = len == 0 ? 1 : (len + 63) >>> 6;
-    boolean view = viewFor(16 * blocks + 8);
+    if (viewFor(16 * blocks + 8)) {{
+      hashOneChunkViewed(in, off, len, blocks, key, flags, out, outOff);
+    }} else {{
+      hashOneChunkByShifts(in, off, len, blocks, key, flags, out, outOff);
+    }}
+  }}
+
+  private static void hashOneChunkViewed(byte[] in, int off, int len, int blocks, int[] key, int flags, byte[] out,
+      int outOff) {{
+{chr(10).join(f"{I2}int c{i} = key[{i}];" for i in range(8))}
     for (int b = 0; b < blocks; b++) {{
       int blockOff = off + 64 * b;
       int blockLen = b == blocks - 1 ? len - 64 * b : 64;
       int blockFlags = flags | (b == 0 ? 1 : 0) | (b == blocks - 1 ? 2 | 8 : 0);
       int m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15;
-      if (blockLen == 64 && view) {{
+      if (blockLen == 64) {{
 {chr(10).join(f"{I4}m{i} = (int) View.LE.get(in, blockOff + {4 * i});" for i in range(16))}
-      }} else if (blockLen == 64) {{
-{chr(10).join(f"{I4}m{i} = wordByShifts(in, blockOff + {4 * i});" for i in range(16))}
       }} else {{
 {chr(10).join(f"{I4}m{i} = partialWord(in, blockOff, blockLen, {i});" for i in range(16))}
       }}
@@ -201,10 +212,44 @@ final class Compress {{
 {rounds(I3)}
 {chr(10).join(f"{I3}c{i} = v{i} ^ v{i + 8};" for i in range(8))}
     }}
-    if (view) {{
-{chr(10).join(f"{I3}View.LE.set(out, outOff + {4 * i}, c{i});" for i in range(8))}
-    }} else {{
-{chr(10).join(f"{I3}putWordByShifts(out, outOff + {4 * i}, c{i});" for i in range(8))}
+{chr(10).join(f"{I2}View.LE.set(out, outOff + {4 * i}, c{i});" for i in range(8))}
+  }}
+
+  // Each entry point above only chooses between two methods, on purpose. The unrolled ones read
+  // their message words one way only: given a second way, C2 compiles both (the profile saw the
+  // shifts), and the words, merged from two ways, take registers that loads folded into the
+  // rounds do not. And they stay as large as they were: C2 stops inlining (even
+  // Integer.rotateRight) into a method once the bytecode inlined there reaches 8000 bytes
+  // (DesiredMethodLimit), which the unrolled rounds nearly do. Either made a 64-byte hash
+  // slower (bench/results/startup.md, "Third pass"). The readers by shifts go through
+  // compressWords: they run for the first words only, and may allocate.
+
+  /** {{@link #compressBlock}} reading the block by shifts. */
+  private static void compressBlockByShifts(int[] cv, int cvOff, byte[] in, int off, long counter, int flags,
+      int[] out, int outOff) {{
+    int[] m = new int[16];
+    for (int i = 0; i < 16; i++) {{
+      m[i] = wordByShifts(in, off + 4 * i);
+    }}
+    compressWords(cv, cvOff, m, 0, counter, 64, flags, out, outOff, false);
+  }}
+
+  /** {{@link #hashOneChunk}} reading and writing words by shifts. */
+  private static void hashOneChunkByShifts(byte[] in, int off, int len, int blocks, int[] key, int flags, byte[] out,
+      int outOff) {{
+    int[] cv = key.clone();
+    int[] m = new int[16];
+    for (int b = 0; b < blocks; b++) {{
+      int blockOff = off + 64 * b;
+      int blockLen = b == blocks - 1 ? len - 64 * b : 64;
+      for (int i = 0; i < 16; i++) {{
+        m[i] = blockLen == 64 ? wordByShifts(in, blockOff + 4 * i) : partialWord(in, blockOff, blockLen, i);
+      }}
+      int blockFlags = flags | (b == 0 ? 1 : 0) | (b == blocks - 1 ? 2 | 8 : 0);
+      compressWords(cv, 0, m, 0, 0, blockLen, blockFlags, cv, 0, false);
+    }}
+    for (int i = 0; i < 8; i++) {{
+      putWordByShifts(out, outOff + 4 * i, cv[i]);
     }}
   }}
 }}""")
