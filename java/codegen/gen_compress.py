@@ -187,15 +187,15 @@ final class Compress {{
   static void hashOneChunk(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {{
     int blocks = len == 0 ? 1 : (len + 63) >>> 6;
     if (viewFor(16 * blocks + 8)) {{
-      hashOneChunkViewed(in, off, len, blocks, key, flags, out, outOff);
+      hashOneChunkViewed(in, off, len, key, flags, out, outOff);
     }} else {{
       hashOneChunkByShifts(in, off, len, blocks, key, flags, out, outOff);
     }}
   }}
 
-  private static void hashOneChunkViewed(byte[] in, int off, int len, int blocks, int[] key, int flags, byte[] out,
-      int outOff) {{
+  private static void hashOneChunkViewed(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {{
 {chr(10).join(f"{I2}int c{i} = key[{i}];" for i in range(8))}
+    int blocks = len == 0 ? 1 : (len + 63) >>> 6;
     for (int b = 0; b < blocks; b++) {{
       int blockOff = off + 64 * b;
       int blockLen = b == blocks - 1 ? len - 64 * b : 64;
