@@ -62,7 +62,8 @@ import java.nio.ByteOrder;
  * The BLAKE3 compression function in Java, in the three shapes the engine needs: a block read
  * from bytes (chunks), a block given as words (parents, root output) and a whole chunk of at
  * most 1024 bytes hashed to its 32-byte root in one call (the short-input fast path, with the
- * chaining value kept in locals so a short one-shot hash allocates nothing but its result).
+ * chaining value kept in locals so a short one-shot hash allocates nothing but its result, once
+ * past the first words, see {{@link #VIEW_AFTER_WORDS}}).
  */
 final class Compress {{
   private Compress() {{}}
@@ -70,14 +71,67 @@ final class Compress {{
   static final int IV0 = {IV[0]}, IV1 = {IV[1]}, IV2 = {IV[2]}, IV3 = {IV[3]};
   static final int IV4 = 0x510E527F, IV5 = 0x9B05688C, IV6 = 0x1F83D9AB, IV7 = 0x5BE0CD19;
 
-  private static final VarHandle LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  /**
+   * Words read or written with shifts before the byte-array VarHandle ({{@link View}}) takes over.
+   * Shifts are slower per word once compiled; the VarHandle's creation costs a fresh JVM
+   * milliseconds of start-up (JDK 17 spins classes for it). So a program that hashes a little
+   * never creates it, and one that hashes much creates it once, after a few hundred KiB whose
+   * shifts cost far less together (bench/results/startup.md, "Third pass").
+   */
+  static final int VIEW_AFTER_WORDS = 1 << 16;
+
+  /**
+   * Words left before the view. Threads race on it, and a lost count does no harm; once it is
+   * spent it is only read, so threads hashing at once do not contend for it. Tests set it.
+   */
+  static int wordsBeforeView = VIEW_AFTER_WORDS;
+
+  /** Whether the next {{@code words}} words go through {{@link View}}; if not, counts them. */
+  static boolean viewFor(int words) {{
+    int left = wordsBeforeView;
+    if (left <= 0) {{
+      return true;
+    }}
+    wordsBeforeView = left - words;
+    return false;
+  }}
+
+  /** The byte-array view, in a class of its own so that it is created at its first use. */
+  static final class View {{
+    private View() {{}}
+
+    static final VarHandle LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
+    static int word(byte[] b, int off) {{
+      return (int) LE.get(b, off);
+    }}
+
+    static void putWord(byte[] b, int off, int w) {{
+      LE.set(b, off, w);
+    }}
+  }}
+
+  static int wordByShifts(byte[] b, int off) {{
+    return (b[off] & 0xFF) | (b[off + 1] & 0xFF) << 8 | (b[off + 2] & 0xFF) << 16 | b[off + 3] << 24;
+  }}
+
+  static void putWordByShifts(byte[] b, int off, int w) {{
+    b[off] = (byte) w;
+    b[off + 1] = (byte) (w >>> 8);
+    b[off + 2] = (byte) (w >>> 16);
+    b[off + 3] = (byte) (w >>> 24);
+  }}
 
   static int word(byte[] b, int off) {{
-    return (int) LE.get(b, off);
+    return viewFor(1) ? View.word(b, off) : wordByShifts(b, off);
   }}
 
   static void putWord(byte[] b, int off, int w) {{
-    LE.set(b, off, w);
+    if (viewFor(1)) {{
+      View.putWord(b, off, w);
+    }} else {{
+      putWordByShifts(b, off, w);
+    }}
   }}
 
   /** Word {{@code i}} of a block of {{@code len}} valid bytes at {{@code off}}: zero past the end. */
@@ -95,7 +149,16 @@ final class Compress {{
    */
   static void compressBlock(int[] cv, int cvOff, byte[] in, int off, long counter, int flags, int[] out,
       int outOff) {{
-{chr(10).join(f"{I2}int m{i} = (int) LE.get(in, off + {4 * i});" for i in range(16))}
+    if (viewFor(16)) {{
+      compressBlockViewed(cv, cvOff, in, off, counter, flags, out, outOff);
+    }} else {{
+      compressBlockByShifts(cv, cvOff, in, off, counter, flags, out, outOff);
+    }}
+  }}
+
+  private static void compressBlockViewed(int[] cv, int cvOff, byte[] in, int off, long counter, int flags,
+      int[] out, int outOff) {{
+{chr(10).join(f"{I2}int m{i} = (int) View.LE.get(in, off + {4 * i});" for i in range(16))}
     int blockLen = 64;
 {init_state(I2, lambda i: f"cv[cvOff + {i}]")}
 {rounds(I2)}
@@ -122,6 +185,15 @@ final class Compress {{
    * {{@code out[outOff]}}. {{@code key}} is 8 words; {{@code flags}} the mode flag.
    */
   static void hashOneChunk(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {{
+    int blocks = len == 0 ? 1 : (len + 63) >>> 6;
+    if (viewFor(16 * blocks + 8)) {{
+      hashOneChunkViewed(in, off, len, key, flags, out, outOff);
+    }} else {{
+      hashOneChunkByShifts(in, off, len, blocks, key, flags, out, outOff);
+    }}
+  }}
+
+  private static void hashOneChunkViewed(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {{
 {chr(10).join(f"{I2}int c{i} = key[{i}];" for i in range(8))}
     int blocks = len == 0 ? 1 : (len + 63) >>> 6;
     for (int b = 0; b < blocks; b++) {{
@@ -130,7 +202,7 @@ final class Compress {{
       int blockFlags = flags | (b == 0 ? 1 : 0) | (b == blocks - 1 ? 2 | 8 : 0);
       int m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15;
       if (blockLen == 64) {{
-{chr(10).join(f"{I4}m{i} = (int) LE.get(in, blockOff + {4 * i});" for i in range(16))}
+{chr(10).join(f"{I4}m{i} = (int) View.LE.get(in, blockOff + {4 * i});" for i in range(16))}
       }} else {{
 {chr(10).join(f"{I4}m{i} = partialWord(in, blockOff, blockLen, {i});" for i in range(16))}
       }}
@@ -140,6 +212,44 @@ final class Compress {{
 {rounds(I3)}
 {chr(10).join(f"{I3}c{i} = v{i} ^ v{i + 8};" for i in range(8))}
     }}
-{chr(10).join(f"{I2}LE.set(out, outOff + {4 * i}, c{i});" for i in range(8))}
+{chr(10).join(f"{I2}View.LE.set(out, outOff + {4 * i}, c{i});" for i in range(8))}
+  }}
+
+  // Each entry point above only chooses between two methods, on purpose. The unrolled ones read
+  // their message words one way only: given a second way, C2 compiles both (the profile saw the
+  // shifts), and the words, merged from two ways, take registers that loads folded into the
+  // rounds do not. And they stay as large as they were: C2 stops inlining (even
+  // Integer.rotateRight) into a method once the bytecode inlined there reaches 8000 bytes
+  // (DesiredMethodLimit), which the unrolled rounds nearly do. Either made a 64-byte hash
+  // slower (bench/results/startup.md, "Third pass"). The readers by shifts go through
+  // compressWords: they run for the first words only, and may allocate.
+
+  /** {{@link #compressBlock}} reading the block by shifts. */
+  private static void compressBlockByShifts(int[] cv, int cvOff, byte[] in, int off, long counter, int flags,
+      int[] out, int outOff) {{
+    int[] m = new int[16];
+    for (int i = 0; i < 16; i++) {{
+      m[i] = wordByShifts(in, off + 4 * i);
+    }}
+    compressWords(cv, cvOff, m, 0, counter, 64, flags, out, outOff, false);
+  }}
+
+  /** {{@link #hashOneChunk}} reading and writing words by shifts. */
+  private static void hashOneChunkByShifts(byte[] in, int off, int len, int blocks, int[] key, int flags, byte[] out,
+      int outOff) {{
+    int[] cv = key.clone();
+    int[] m = new int[16];
+    for (int b = 0; b < blocks; b++) {{
+      int blockOff = off + 64 * b;
+      int blockLen = b == blocks - 1 ? len - 64 * b : 64;
+      for (int i = 0; i < 16; i++) {{
+        m[i] = blockLen == 64 ? wordByShifts(in, blockOff + 4 * i) : partialWord(in, blockOff, blockLen, i);
+      }}
+      int blockFlags = flags | (b == 0 ? 1 : 0) | (b == blocks - 1 ? 2 | 8 : 0);
+      compressWords(cv, 0, m, 0, 0, blockLen, blockFlags, cv, 0, false);
+    }}
+    for (int i = 0; i < 8; i++) {{
+      putWordByShifts(out, outOff + 4 * i, cv[i]);
+    }}
   }}
 }}""")

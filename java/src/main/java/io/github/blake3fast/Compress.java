@@ -11,7 +11,8 @@ import java.nio.ByteOrder;
  * The BLAKE3 compression function in Java, in the three shapes the engine needs: a block read
  * from bytes (chunks), a block given as words (parents, root output) and a whole chunk of at
  * most 1024 bytes hashed to its 32-byte root in one call (the short-input fast path, with the
- * chaining value kept in locals so a short one-shot hash allocates nothing but its result).
+ * chaining value kept in locals so a short one-shot hash allocates nothing but its result, once
+ * past the first words, see {@link #VIEW_AFTER_WORDS}).
  */
 final class Compress {
   private Compress() {}
@@ -19,14 +20,67 @@ final class Compress {
   static final int IV0 = 0x6A09E667, IV1 = 0xBB67AE85, IV2 = 0x3C6EF372, IV3 = 0xA54FF53A;
   static final int IV4 = 0x510E527F, IV5 = 0x9B05688C, IV6 = 0x1F83D9AB, IV7 = 0x5BE0CD19;
 
-  private static final VarHandle LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  /**
+   * Words read or written with shifts before the byte-array VarHandle ({@link View}) takes over.
+   * Shifts are slower per word once compiled; the VarHandle's creation costs a fresh JVM
+   * milliseconds of start-up (JDK 17 spins classes for it). So a program that hashes a little
+   * never creates it, and one that hashes much creates it once, after a few hundred KiB whose
+   * shifts cost far less together (bench/results/startup.md, "Third pass").
+   */
+  static final int VIEW_AFTER_WORDS = 1 << 16;
+
+  /**
+   * Words left before the view. Threads race on it, and a lost count does no harm; once it is
+   * spent it is only read, so threads hashing at once do not contend for it. Tests set it.
+   */
+  static int wordsBeforeView = VIEW_AFTER_WORDS;
+
+  /** Whether the next {@code words} words go through {@link View}; if not, counts them. */
+  static boolean viewFor(int words) {
+    int left = wordsBeforeView;
+    if (left <= 0) {
+      return true;
+    }
+    wordsBeforeView = left - words;
+    return false;
+  }
+
+  /** The byte-array view, in a class of its own so that it is created at its first use. */
+  static final class View {
+    private View() {}
+
+    static final VarHandle LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
+    static int word(byte[] b, int off) {
+      return (int) LE.get(b, off);
+    }
+
+    static void putWord(byte[] b, int off, int w) {
+      LE.set(b, off, w);
+    }
+  }
+
+  static int wordByShifts(byte[] b, int off) {
+    return (b[off] & 0xFF) | (b[off + 1] & 0xFF) << 8 | (b[off + 2] & 0xFF) << 16 | b[off + 3] << 24;
+  }
+
+  static void putWordByShifts(byte[] b, int off, int w) {
+    b[off] = (byte) w;
+    b[off + 1] = (byte) (w >>> 8);
+    b[off + 2] = (byte) (w >>> 16);
+    b[off + 3] = (byte) (w >>> 24);
+  }
 
   static int word(byte[] b, int off) {
-    return (int) LE.get(b, off);
+    return viewFor(1) ? View.word(b, off) : wordByShifts(b, off);
   }
 
   static void putWord(byte[] b, int off, int w) {
-    LE.set(b, off, w);
+    if (viewFor(1)) {
+      View.putWord(b, off, w);
+    } else {
+      putWordByShifts(b, off, w);
+    }
   }
 
   /** Word {@code i} of a block of {@code len} valid bytes at {@code off}: zero past the end. */
@@ -44,22 +98,31 @@ final class Compress {
    */
   static void compressBlock(int[] cv, int cvOff, byte[] in, int off, long counter, int flags, int[] out,
       int outOff) {
-    int m0 = (int) LE.get(in, off + 0);
-    int m1 = (int) LE.get(in, off + 4);
-    int m2 = (int) LE.get(in, off + 8);
-    int m3 = (int) LE.get(in, off + 12);
-    int m4 = (int) LE.get(in, off + 16);
-    int m5 = (int) LE.get(in, off + 20);
-    int m6 = (int) LE.get(in, off + 24);
-    int m7 = (int) LE.get(in, off + 28);
-    int m8 = (int) LE.get(in, off + 32);
-    int m9 = (int) LE.get(in, off + 36);
-    int m10 = (int) LE.get(in, off + 40);
-    int m11 = (int) LE.get(in, off + 44);
-    int m12 = (int) LE.get(in, off + 48);
-    int m13 = (int) LE.get(in, off + 52);
-    int m14 = (int) LE.get(in, off + 56);
-    int m15 = (int) LE.get(in, off + 60);
+    if (viewFor(16)) {
+      compressBlockViewed(cv, cvOff, in, off, counter, flags, out, outOff);
+    } else {
+      compressBlockByShifts(cv, cvOff, in, off, counter, flags, out, outOff);
+    }
+  }
+
+  private static void compressBlockViewed(int[] cv, int cvOff, byte[] in, int off, long counter, int flags,
+      int[] out, int outOff) {
+    int m0 = (int) View.LE.get(in, off + 0);
+    int m1 = (int) View.LE.get(in, off + 4);
+    int m2 = (int) View.LE.get(in, off + 8);
+    int m3 = (int) View.LE.get(in, off + 12);
+    int m4 = (int) View.LE.get(in, off + 16);
+    int m5 = (int) View.LE.get(in, off + 20);
+    int m6 = (int) View.LE.get(in, off + 24);
+    int m7 = (int) View.LE.get(in, off + 28);
+    int m8 = (int) View.LE.get(in, off + 32);
+    int m9 = (int) View.LE.get(in, off + 36);
+    int m10 = (int) View.LE.get(in, off + 40);
+    int m11 = (int) View.LE.get(in, off + 44);
+    int m12 = (int) View.LE.get(in, off + 48);
+    int m13 = (int) View.LE.get(in, off + 52);
+    int m14 = (int) View.LE.get(in, off + 56);
+    int m15 = (int) View.LE.get(in, off + 60);
     int blockLen = 64;
     int v0 = cv[cvOff + 0];
     int v1 = cv[cvOff + 1];
@@ -612,6 +675,15 @@ final class Compress {
    * {@code out[outOff]}. {@code key} is 8 words; {@code flags} the mode flag.
    */
   static void hashOneChunk(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {
+    int blocks = len == 0 ? 1 : (len + 63) >>> 6;
+    if (viewFor(16 * blocks + 8)) {
+      hashOneChunkViewed(in, off, len, key, flags, out, outOff);
+    } else {
+      hashOneChunkByShifts(in, off, len, blocks, key, flags, out, outOff);
+    }
+  }
+
+  private static void hashOneChunkViewed(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {
     int c0 = key[0];
     int c1 = key[1];
     int c2 = key[2];
@@ -627,22 +699,22 @@ final class Compress {
       int blockFlags = flags | (b == 0 ? 1 : 0) | (b == blocks - 1 ? 2 | 8 : 0);
       int m0, m1, m2, m3, m4, m5, m6, m7, m8, m9, m10, m11, m12, m13, m14, m15;
       if (blockLen == 64) {
-        m0 = (int) LE.get(in, blockOff + 0);
-        m1 = (int) LE.get(in, blockOff + 4);
-        m2 = (int) LE.get(in, blockOff + 8);
-        m3 = (int) LE.get(in, blockOff + 12);
-        m4 = (int) LE.get(in, blockOff + 16);
-        m5 = (int) LE.get(in, blockOff + 20);
-        m6 = (int) LE.get(in, blockOff + 24);
-        m7 = (int) LE.get(in, blockOff + 28);
-        m8 = (int) LE.get(in, blockOff + 32);
-        m9 = (int) LE.get(in, blockOff + 36);
-        m10 = (int) LE.get(in, blockOff + 40);
-        m11 = (int) LE.get(in, blockOff + 44);
-        m12 = (int) LE.get(in, blockOff + 48);
-        m13 = (int) LE.get(in, blockOff + 52);
-        m14 = (int) LE.get(in, blockOff + 56);
-        m15 = (int) LE.get(in, blockOff + 60);
+        m0 = (int) View.LE.get(in, blockOff + 0);
+        m1 = (int) View.LE.get(in, blockOff + 4);
+        m2 = (int) View.LE.get(in, blockOff + 8);
+        m3 = (int) View.LE.get(in, blockOff + 12);
+        m4 = (int) View.LE.get(in, blockOff + 16);
+        m5 = (int) View.LE.get(in, blockOff + 20);
+        m6 = (int) View.LE.get(in, blockOff + 24);
+        m7 = (int) View.LE.get(in, blockOff + 28);
+        m8 = (int) View.LE.get(in, blockOff + 32);
+        m9 = (int) View.LE.get(in, blockOff + 36);
+        m10 = (int) View.LE.get(in, blockOff + 40);
+        m11 = (int) View.LE.get(in, blockOff + 44);
+        m12 = (int) View.LE.get(in, blockOff + 48);
+        m13 = (int) View.LE.get(in, blockOff + 52);
+        m14 = (int) View.LE.get(in, blockOff + 56);
+        m15 = (int) View.LE.get(in, blockOff + 60);
       } else {
         m0 = partialWord(in, blockOff, blockLen, 0);
         m1 = partialWord(in, blockOff, blockLen, 1);
@@ -914,13 +986,51 @@ final class Compress {
       c6 = v6 ^ v14;
       c7 = v7 ^ v15;
     }
-    LE.set(out, outOff + 0, c0);
-    LE.set(out, outOff + 4, c1);
-    LE.set(out, outOff + 8, c2);
-    LE.set(out, outOff + 12, c3);
-    LE.set(out, outOff + 16, c4);
-    LE.set(out, outOff + 20, c5);
-    LE.set(out, outOff + 24, c6);
-    LE.set(out, outOff + 28, c7);
+    View.LE.set(out, outOff + 0, c0);
+    View.LE.set(out, outOff + 4, c1);
+    View.LE.set(out, outOff + 8, c2);
+    View.LE.set(out, outOff + 12, c3);
+    View.LE.set(out, outOff + 16, c4);
+    View.LE.set(out, outOff + 20, c5);
+    View.LE.set(out, outOff + 24, c6);
+    View.LE.set(out, outOff + 28, c7);
+  }
+
+  // Each entry point above only chooses between two methods, on purpose. The unrolled ones read
+  // their message words one way only: given a second way, C2 compiles both (the profile saw the
+  // shifts), and the words, merged from two ways, take registers that loads folded into the
+  // rounds do not. And they stay as large as they were: C2 stops inlining (even
+  // Integer.rotateRight) into a method once the bytecode inlined there reaches 8000 bytes
+  // (DesiredMethodLimit), which the unrolled rounds nearly do. Either made a 64-byte hash
+  // slower (bench/results/startup.md, "Third pass"). The readers by shifts go through
+  // compressWords: they run for the first words only, and may allocate.
+
+  /** {@link #compressBlock} reading the block by shifts. */
+  private static void compressBlockByShifts(int[] cv, int cvOff, byte[] in, int off, long counter, int flags,
+      int[] out, int outOff) {
+    int[] m = new int[16];
+    for (int i = 0; i < 16; i++) {
+      m[i] = wordByShifts(in, off + 4 * i);
+    }
+    compressWords(cv, cvOff, m, 0, counter, 64, flags, out, outOff, false);
+  }
+
+  /** {@link #hashOneChunk} reading and writing words by shifts. */
+  private static void hashOneChunkByShifts(byte[] in, int off, int len, int blocks, int[] key, int flags, byte[] out,
+      int outOff) {
+    int[] cv = key.clone();
+    int[] m = new int[16];
+    for (int b = 0; b < blocks; b++) {
+      int blockOff = off + 64 * b;
+      int blockLen = b == blocks - 1 ? len - 64 * b : 64;
+      for (int i = 0; i < 16; i++) {
+        m[i] = blockLen == 64 ? wordByShifts(in, blockOff + 4 * i) : partialWord(in, blockOff, blockLen, i);
+      }
+      int blockFlags = flags | (b == 0 ? 1 : 0) | (b == blocks - 1 ? 2 | 8 : 0);
+      compressWords(cv, 0, m, 0, 0, blockLen, blockFlags, cv, 0, false);
+    }
+    for (int i = 0; i < 8; i++) {
+      putWordByShifts(out, outOff + 4 * i, cv[i]);
+    }
   }
 }

@@ -10,22 +10,25 @@ import java.nio.ByteBuffer;
  */
 final class JavaKernel implements Kernel {
   /** The kernel the library uses: the path {@link LaneRule} picks for this JVM. */
-  static final JavaKernel INSTANCE = new JavaKernel(Path.BY_RULE);
+  static final JavaKernel INSTANCE = new JavaKernel(true, false);
   /** Each path forced, whatever the rule says: both are tested on every machine. */
-  static final JavaKernel LANES = new JavaKernel(Path.LANES);
-  static final JavaKernel ONE_CHUNK = new JavaKernel(Path.ONE_CHUNK);
+  static final JavaKernel LANES = new JavaKernel(false, true);
+  static final JavaKernel ONE_CHUNK = new JavaKernel(false, false);
 
-  enum Path { BY_RULE, LANES, ONE_CHUNK }
+  // Two flags, not an enum of the three paths: every class the first hash loads from the jar is
+  // a fraction of a millisecond of a fresh JVM (bench/results/startup.md, "Third pass").
+  /** Whether {@link LaneRule} picks the path; if not, {@link #lanes} says which. */
+  private final boolean byRule;
+  private final boolean lanes;
 
-  private final Path path;
-
-  private JavaKernel(Path path) {
-    this.path = path;
+  private JavaKernel(boolean byRule, boolean lanes) {
+    this.byRule = byRule;
+    this.lanes = lanes;
   }
 
   /** Whether runs of whole chunks go through {@link JavaLanes}. */
   boolean usesLanes() {
-    return path == Path.BY_RULE ? LaneRule.lanesWin() : path == Path.LANES;
+    return byRule ? LaneRule.lanesWin() : lanes;
   }
 
   @Override
@@ -98,7 +101,8 @@ final class JavaKernel implements Kernel {
 
   @Override
   public boolean hashesWhole(int len, int outLen) {
-    return JavaWholeInput.takes(len) && usesLanes(); // the length first: the rule is decided lazily
+    // The length first: the rule is decided lazily, and a short input loads no JavaWholeInput.
+    return len >= JavaLanes.MIN_LANES * Spec.CHUNK_LEN && JavaWholeInput.takes(len) && usesLanes();
   }
 
   @Override

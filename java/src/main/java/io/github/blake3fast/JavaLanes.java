@@ -54,11 +54,10 @@ final class JavaLanes {
       java.util.Arrays.fill(cv[w], 0, n, key[w]);
     }
     for (int b = 0; b < 16; b++) {
-      for (int l = 0; l < n; l++) {
-        int at = off + l * Spec.CHUNK_LEN + b * Spec.BLOCK_LEN;
-        for (int j = 0; j < 16; j++) {
-          m[j][l] = Compress.word(in, at + 4 * j);
-        }
+      if (Compress.viewFor(16 * n)) {
+        readBlocks(in, off + b * Spec.BLOCK_LEN, n);
+      } else {
+        readBlocksByShifts(in, off + b * Spec.BLOCK_LEN, n);
       }
       int blockFlags = flags | (b == 0 ? Spec.CHUNK_START : 0) | (b == 15 ? Spec.CHUNK_END : 0);
       for (int w = 0; w < 8; w++) {
@@ -83,6 +82,27 @@ final class JavaLanes {
         for (int l = 0; l < n; l++) {
           c[l] = lo[l] ^ hi[l];
         }
+      }
+    }
+  }
+
+  // Two loops in two methods, not one with a choice per word: C2 would compile both ways into
+  // the one loop (the profile saw the shifts) and merge every word from the two.
+
+  /** The words of the block at {@code in[at]} and of the n - 1 blocks 1024 bytes apart after it, a lane each. */
+  private void readBlocks(byte[] in, int at, int n) {
+    for (int l = 0; l < n; l++, at += Spec.CHUNK_LEN) {
+      for (int j = 0; j < 16; j++) {
+        m[j][l] = Compress.View.word(in, at + 4 * j);
+      }
+    }
+  }
+
+  /** {@link #readBlocks} by shifts: for the first words (see {@link Compress#VIEW_AFTER_WORDS}). */
+  private void readBlocksByShifts(byte[] in, int at, int n) {
+    for (int l = 0; l < n; l++, at += Spec.CHUNK_LEN) {
+      for (int j = 0; j < 16; j++) {
+        m[j][l] = Compress.wordByShifts(in, at + 4 * j);
       }
     }
   }

@@ -11,14 +11,17 @@ final class OneShot {
 
   /**
    * Longer inputs reuse a per-thread tree state instead of allocating one. A subclass, not
-   * withInitial and a lambda: the first lambda of a JVM costs milliseconds of start-up.
+   * withInitial and a lambda: the first lambda of a JVM costs milliseconds of start-up; and a
+   * class of its own, so that a first short hash does not load it.
    */
-  private static final ThreadLocal<TreeState[]> STATE = new ThreadLocal<TreeState[]>() {
+  private static final class States extends ThreadLocal<TreeState[]> {
+    static final States PER_THREAD = new States();
+
     @Override
     protected TreeState[] initialValue() {
       return new TreeState[1];
     }
-  };
+  }
 
   /** {@code outLen} bytes of the root output of {@code in[off, off + len)}, from position 0. */
   static void hash(Kernel kernel, byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff,
@@ -31,7 +34,7 @@ final class OneShot {
       Compress.hashOneChunk(in, off, len, key, flags, out, outOff);
       return;
     }
-    TreeState[] slot = STATE.get();
+    TreeState[] slot = States.PER_THREAD.get();
     TreeState s = slot[0];
     if (s == null || s.kernel() != kernel) {
       // The tests run several kernels in one JVM: a state belongs to one.

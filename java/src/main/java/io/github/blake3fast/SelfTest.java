@@ -182,8 +182,8 @@ final class SelfTest {
   }
 
   /**
-   * Spec.keyWords without its word reader, whose byte-array VarHandle is costly to create in a
-   * fresh JVM and is not otherwise needed by a first hash on the native engine.
+   * Spec.keyWords without its word reader in Compress, a large class (its unrolled methods are
+   * read and verified at load) not otherwise needed by a first hash on the native engine.
    */
   private static int[] keyWords(byte[] key32) {
     int[] k = new int[8];

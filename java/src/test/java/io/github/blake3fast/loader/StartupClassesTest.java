@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
  * figures): the first hash, native or Java engine, and {@code b3sum} on a small file initialise
  * no logging framework, no JCA provider, no management beans, no regular expression, formatter or
  * stream; no class of ours that they load bootstraps a lambda or an invokedynamic string
- * concatenation, each of which spins classes at its first use; and on JDK 24+, where the JDK's
- * own classes leave it possible, nothing is spun at all.
+ * concatenation, each of which spins classes at its first use; on JDK 24+, where the JDK's
+ * own classes leave it possible, nothing is spun at all; and on any JDK the Java engine's first
+ * short hash spins nothing and creates no byte-array view VarHandle.
  */
 @Tag("loader")
 class StartupClassesTest {
@@ -58,12 +59,35 @@ class StartupClassesTest {
    */
   private static final String[] NOT_WHEN_REUSING = {OURS + "ElfCheck", OURS + "LibraryWriter", "sun.nio.ch.FileChannelImpl"};
 
+  /**
+   * What a first short hash on the Java engine does without: a byte-array view VarHandle
+   * ({@code Compress} reads its first words by shifts), whose creation spins classes on JDK 17,
+   * and the Java kernel's classes for longer inputs.
+   */
+  private static final String[] NOT_FOR_A_JAVA_SHORT_HASH = {
+      OURS + "Compress$View", "java.lang.invoke.VarHandleByteArrayAs", OURS + "JavaWholeInput", OURS + "JavaLanes",
+      OURS + "TreeState",
+  };
+
+  /** On this JDK (17 in the build) too, it spins no class beyond those an empty main spins. */
   @Test
   void javaEngineFirstHash() throws IOException {
     Fixture.jar();
     Jvm j = jvm("java-engine").opt("-Dblake3.native=false");
     List<String> loaded = firstHash(j, "java (native disabled by -Dblake3.native=false)");
     assertLeanStart(loaded);
+    for (String name : loaded) {
+      for (String not : NOT_FOR_A_JAVA_SHORT_HASH) {
+        assertTrue(!name.startsWith(not), name + " loaded by a first short Java-engine hash: " + loaded);
+      }
+    }
+    Jvm nothing = jvm("java-engine-nothing");
+    nothing.main = FirstHash.class.getName();
+    nothing.args("nothing");
+    assertEquals(0, nothing.run().exit);
+    List<String> ours = spun(j);
+    ours.removeAll(spun(nothing));
+    assertEquals(List.of(), ours, "classes spun by a first Java-engine hash in " + j.work);
   }
 
   /** The first start extracts the library (a fresh container's every start), the second reuses it. */
@@ -103,8 +127,9 @@ class StartupClassesTest {
 
   /**
    * On JDK 24 and later the three starts spin no class (lambda proxy or method-handle form, as
-   * reflection makes too) beyond those an empty main spins by itself. Not so on JDK 17, where the
-   * kernels' byte-array VarHandles spin the JDK's own lambda (bench/results/startup.md).
+   * reflection makes too) beyond those an empty main spins by itself. On JDK 17, the first
+   * byte-array VarHandle spins the JDK's own lambda; the first hashes create none, and the Java
+   * engine's is checked there too ({@link #javaEngineFirstHash}).
    */
   @Test
   void onJdk24AndLaterNothingIsSpun() throws IOException {

@@ -1,0 +1,126 @@
+package io.github.blake3fast;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
+import java.util.function.IntSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link Compress} reads and writes words by shifts for its first {@link Compress#VIEW_AFTER_WORDS}
+ * words and through its byte-array VarHandle after: shifts throughout, the view throughout and a
+ * switch in the middle of each hash all give the official vectors (hash, keyed, derive_key; 32
+ * and 131 bytes) on both of the Java kernel's paths, which between them take every reader and
+ * writer of words (the one-chunk fast path, whole blocks, the lanes, key words, root output).
+ */
+class CompressViewTest {
+  private int saved;
+
+  @BeforeEach
+  void save() {
+    saved = Compress.wordsBeforeView;
+  }
+
+  @AfterEach
+  void restore() {
+    Compress.wordsBeforeView = saved;
+  }
+
+  @Test
+  void shiftsThroughoutGiveTheVectors() {
+    checkVectors(() -> Integer.MAX_VALUE);
+    assertTrue(Compress.wordsBeforeView > 0, "no word went through the view");
+  }
+
+  @Test
+  void theViewThroughoutGivesTheVectors() {
+    checkVectors(() -> 0);
+  }
+
+  /**
+   * The view takes over after half of each input's words: within the hash where words are
+   * counted block by block (the tree driver, the lanes), after it where they are counted per
+   * call (the one-chunk fast path); every hash ends on the view.
+   */
+  @Test
+  void aSwitchWithinEachHashGivesTheVectors() {
+    for (Vectors.Case c : Vectors.officialFormat()) {
+      int words = c.inputLen / 4;
+      checkCase(c, () -> words / 2 + 1, true);
+    }
+  }
+
+  @Test
+  void theWordHelpersAgree() {
+    SplittableRandom rnd = new SplittableRandom(4);
+    byte[] in = new byte[64];
+    rnd.nextBytes(in);
+    for (int off = 0; off <= 60; off++) {
+      int viaView = Compress.View.word(in, off);
+      assertEquals(viaView, Compress.wordByShifts(in, off), "word at " + off);
+      for (int before : new int[] {0, 1, Integer.MAX_VALUE}) {
+        Compress.wordsBeforeView = before;
+        assertEquals(viaView, Compress.word(in, off), "word at " + off + ", " + before + " before the view");
+      }
+      int w = rnd.nextInt();
+      byte[] a = in.clone();
+      byte[] b = in.clone();
+      Compress.View.putWord(a, off, w);
+      Compress.putWordByShifts(b, off, w);
+      assertArrayEquals(a, b, "put at " + off);
+      for (int before : new int[] {0, 1, Integer.MAX_VALUE}) {
+        Compress.wordsBeforeView = before;
+        byte[] c = in.clone();
+        Compress.putWord(c, off, w);
+        assertArrayEquals(a, c, "put at " + off + ", " + before + " before the view");
+      }
+    }
+  }
+
+  private static void checkVectors(IntSupplier before) {
+    for (Vectors.Case c : Vectors.officialFormat()) {
+      checkCase(c, before, false);
+    }
+  }
+
+  /**
+   * Every hash of the case, on both paths, with {@code before} words left before each call;
+   * with {@code endOnView}, checks that each hash of the input used up the words left.
+   */
+  private static void checkCase(Vectors.Case c, IntSupplier before, boolean endOnView) {
+    byte[] in = Vectors.input(c.inputLen);
+    for (JavaKernel k : new JavaKernel[] {JavaKernel.LANES, JavaKernel.ONE_CHUNK}) {
+      String what = Engines.label(k) + ", " + before.getAsInt() + " words before the view, " + c;
+      Compress.wordsBeforeView = before.getAsInt();
+      int[] key = Spec.keyWords(Vectors.key());
+      byte[] context = Vectors.CONTEXT.getBytes(StandardCharsets.US_ASCII);
+      byte[] contextKey = hash(k, context, Spec.iv(), Spec.DERIVE_KEY_CONTEXT, 32, before);
+      Compress.wordsBeforeView = before.getAsInt();
+      int[] deriveKey = Spec.keyWords(contextKey);
+      for (int outLen : new int[] {32, 131}) {
+        int hex = 2 * outLen;
+        String[] want = {c.hash, c.keyedHash, c.deriveKey};
+        int[][] keys = {Spec.iv(), key, deriveKey};
+        int[] flags = {0, Spec.KEYED_HASH, Spec.DERIVE_KEY_MATERIAL};
+        for (int mode = 0; mode < 3; mode++) {
+          String where = "mode " + flags[mode] + ", " + outLen + " bytes, " + what;
+          assertEquals(want[mode].substring(0, hex), Blake3.toHex(hash(k, in, keys[mode], flags[mode], outLen, before)),
+              where);
+          assertTrue(!endOnView || Compress.wordsBeforeView <= 0, "the view took over, " + where);
+        }
+      }
+    }
+  }
+
+  private static byte[] hash(JavaKernel k, byte[] in, int[] key, int flags, int outLen, IntSupplier before) {
+    byte[] out = new byte[outLen];
+    Compress.wordsBeforeView = before.getAsInt();
+    OneShot.hash(k, in, 0, in.length, key, flags, out, 0, outLen);
+    return out;
+  }
+}
