@@ -103,7 +103,7 @@ B3Y_INLINE void parents4_of8(__m256i h[8], const uint32_t key[8], uint8_t flags)
 /* ---- subtree: the steps blake3_subtree16.h puts in order ------------------------------ */
 
 INLINE void b3s16_chunks(const uint8_t *input, const uint32_t key[8], uint64_t counter,
-                         uint8_t flags, const blake3_cv16 *lefts, size_t merges,
+                         uint8_t flags, const blake3_cv16 *lefts, size_t merges, int ahead,
                          blake3_cv16 *out) {
   blake3_cv16 cur;
   for (int g = 0; g < 2; g++) {
@@ -117,7 +117,7 @@ INLINE void b3s16_chunks(const uint8_t *input, const uint32_t key[8], uint64_t c
     }
     __m256i h[8];
     hash8_words(in, BLAKE3_CHUNK_LEN / BLAKE3_BLOCK_LEN, key, y_ld(lo), y_ld(hi), flags,
-                CHUNK_START, CHUNK_END, h);
+                CHUNK_START, CHUNK_END, ahead, h);
     for (int w = 0; w < 8; w++) y_st(&cur.w[w][8 * g], h[w]);
   }
   /* a merge: parents 0-7 from the left group's sixteen CVs, 8-15 from this one's */

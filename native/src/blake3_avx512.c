@@ -225,7 +225,7 @@ INLINE void load_transposed16(const uint8_t *const in[16], size_t off, __m512i d
  * word-major: h[k] lane n is word k of input n's CV. */
 INLINE void hash16_words(const uint8_t *const in[16], size_t blocks, const uint32_t key[8],
                          __m512i lo, __m512i hi, uint8_t flags, uint8_t flags_start,
-                         uint8_t flags_end, __m512i h[8]) {
+                         uint8_t flags_end, int ahead, __m512i h[8]) {
   for (int i = 0; i < 8; i++) h[i] = z_set1(key[i]);
   /* Software-pipelined: block blk+1 is loaded and transposed into the other half of msg
    * before block blk's rounds, which read their words from memory (free micro-fused loads).
@@ -235,6 +235,9 @@ INLINE void hash16_words(const uint8_t *const in[16], size_t blocks, const uint3
   if (blocks > 0) load_transposed16(in, 0, msg[0]);
   for (size_t blk = 0; blk < blocks; blk++) {
     if (blk + 1 < blocks) load_transposed16(in, (blk + 1) * BLAKE3_BLOCK_LEN, msg[(blk + 1) & 1]);
+    if (ahead)
+      for (int k = 0; k < 16; k++)
+        _mm_prefetch((const char *)in[k] + blk * BLAKE3_BLOCK_LEN + BLAKE3_PREFETCH_AHEAD, _MM_HINT_T0);
     const __m512i *m = msg[blk & 1];
     uint32_t f = flags;
     if (blk == 0) f |= flags_start;
@@ -252,7 +255,7 @@ static void hash16(const uint8_t *const in[16], size_t blocks, const uint32_t ke
                    const uint32_t ctr_lo[16], const uint32_t ctr_hi[16], uint8_t flags,
                    uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
   __m512i h[8];
-  hash16_words(in, blocks, key, z_ld(ctr_lo), z_ld(ctr_hi), flags, flags_start, flags_end, h);
+  hash16_words(in, blocks, key, z_ld(ctr_lo), z_ld(ctr_hi), flags, flags_start, flags_end, 1, h);
   /* h[k] lane n is word k of input n; gather4x4 leaves words 0-3 (then 4-7) of input 4q+r
    * in 128-bit lane q of t[r]. */
   for (int half = 0; half < 2; half++) {
@@ -442,7 +445,7 @@ INLINE void store_cv16(blake3_cv16 *c, const __m512i h[8]) {
 }
 
 INLINE void b3s16_chunks(const uint8_t *input, const uint32_t key[8], uint64_t counter,
-                         uint8_t flags, const blake3_cv16 *lefts, size_t merges,
+                         uint8_t flags, const blake3_cv16 *lefts, size_t merges, int ahead,
                          blake3_cv16 *out) {
   const uint8_t *in[16];
   for (int j = 0; j < 16; j++) in[j] = input + (size_t)j * BLAKE3_CHUNK_LEN;
@@ -455,7 +458,7 @@ INLINE void b3s16_chunks(const uint8_t *input, const uint32_t key[8], uint64_t c
   const __m512i hi = _mm512_mask_add_epi32(hi0, carry, hi0, z_set1(1));
   __m512i h[8];
   hash16_words(in, BLAKE3_CHUNK_LEN / BLAKE3_BLOCK_LEN, key, lo, hi, flags, CHUNK_START,
-               CHUNK_END, h);
+               CHUNK_END, ahead, h);
   for (size_t l = 0; l < merges; l++) {
     __m512i left[8];
     load_cv16(&lefts[l], left);

@@ -31,6 +31,16 @@
  * with more lanes process several groups; the tree sizes its stack buffers from this. */
 #define BLAKE3_MAX_DEGREE 16
 
+/* How far past the block it compresses a lane-parallel kernel asks for each of its inputs: they
+ * are streams a KiB apart, which the hardware prefetchers do not run far enough ahead of once
+ * the input comes from memory rather than cache (bench/results/issue16-prefetch.md). Four
+ * blocks. A prefetch is a hint, not a read: past the end of an input it cannot fault. */
+#define BLAKE3_PREFETCH_AHEAD 256
+/* A subtree of fewer chunks than this is hashed without the hints: smaller than the L2 cache of
+ * any CPU the kernels run on, it is most likely in cache already, and sixteen hints a block
+ * then cost the AVX-512 kernel a few per cent for nothing. */
+#define BLAKE3_PREFETCH_MIN_CHUNKS 128
+
 /* Domain flags, from the BLAKE3 specification. */
 enum blake3_flags {
   CHUNK_START = 1 << 0,

@@ -146,6 +146,11 @@ static const uint32_t b3s_consts[6][4] __attribute__((aligned(16))) = {
   "movdqa %%xmm8, 64*" #g "(%[m])\n\tmovdqa %%xmm9, 64*" #g "+16(%[m])\n\t"                      \
   "movdqa %%xmm12, 64*" #g "+32(%[m])\n\tmovdqa %%xmm11, 64*" #g "+48(%[m])\n\t"
 
+/* Input p, BLAKE3_PREFETCH_AHEAD bytes past the block at off. */
+#define B3S_STR(x) B3S_STR_(x)
+#define B3S_STR_(x) #x
+#define B3S_PREFETCH(p) "prefetcht0 " B3S_STR(BLAKE3_PREFETCH_AHEAD) "(%[" #p "],%[off])\n\t"
+
 /* Compresses the blocks [0, end) (end = 64 * blocks > 0) of the four inputs in[0..3], the CV
  * words h[0..7] (one vector each) in and out; they stay in xmm0-7 from block to block.
  * d holds state row 3 but the flags (counter low, counter high, block length), then the
@@ -159,6 +164,7 @@ INLINE void hash4_blocks(const uint8_t *const in[4], size_t end, __m128i h[8], _
   __asm__ volatile(B3S_LOAD4(h, 0, 0, 1, 2, 3) B3S_LOAD4(h, 64, 4, 5, 6, 7)
           "1:\n\t"
           B3S_MSG4(0) B3S_MSG4(1) B3S_MSG4(2) B3S_MSG4(3)
+          B3S_PREFETCH(p0) B3S_PREFETCH(p1) B3S_PREFETCH(p2) B3S_PREFETCH(p3)
           /* this block's flags: the middle ones, unless it is the last or the first */
           "movl 52(%[d]), %k[f]\n\t"
           "lea 64(%[off]), %[t]\n\t"

@@ -6,11 +6,12 @@
  * of the work is written here once; the kernel supplies the two steps, as static always-inline
  * functions defined before it includes this file:
  *
- *   b3s16_chunks(input, key, counter, flags, lefts, merges, out)
+ *   b3s16_chunks(input, key, counter, flags, lefts, merges, ahead, out)
  *       out <- the CVs of the 16 whole chunks at input (the first is chunk number counter),
  *       then merged with lefts[0], lefts[1], .., lefts[merges - 1] in turn, each the 16 CVs of
  *       the left neighbour of what is merged so far (a merge: the 16 parents of the 32 CVs
- *       left then right, in order); out may be lefts + merges
+ *       left then right, in order); out may be lefts + merges; ahead: prefetch the input
+ *       (BLAKE3_PREFETCH_AHEAD), set for subtrees of BLAKE3_PREFETCH_MIN_CHUNKS or more
  *   b3s16_top(cvs, key, flags, outs, out)
  *       the four levels above 16 CVs: outs = 1: out[32] <- the CV at the top; outs = 2:
  *       out[64] <- the two CVs below it
@@ -38,10 +39,11 @@ void B3S16_FN(blake3_subtree)(const uint8_t *input, size_t chunks, const uint32_
    * stays small whatever the subtree size. */
   blake3_cv16 pending[B3S16_LEVELS], top;
   const size_t groups = chunks / 16;
+  const int ahead = chunks >= BLAKE3_PREFETCH_MIN_CHUNKS;
   for (size_t g = 0; g < groups; g++) {
     const size_t merges = (size_t)__builtin_ctzll((unsigned long long)g + 1);
     b3s16_chunks(input + 16 * g * BLAKE3_CHUNK_LEN, key, counter + 16 * g, flags, pending,
-                 merges, g + 1 < groups ? &pending[merges] : &top);
+                 merges, ahead, g + 1 < groups ? &pending[merges] : &top);
   }
   /* top: the last group merged with everything before it, the sixteen CVs under the top */
   b3s16_top(&top, key, flags, outs, out);

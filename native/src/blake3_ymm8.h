@@ -126,7 +126,7 @@ B3Y_INLINE __m256i ld_halves(const uint8_t *lo, const uint8_t *hi) {
  * word-major: h[k] lane n is word k of input n's CV. */
 B3Y_INLINE void hash8_words(const uint8_t *const in[8], size_t blocks, const uint32_t key[8],
                             __m256i lo, __m256i hi, uint8_t flags, uint8_t flags_start,
-                            uint8_t flags_end, __m256i h[8]) {
+                            uint8_t flags_end, int ahead, __m256i h[8]) {
   /* s: the CVs in 0..7, then the rest of the starting state, of which only the flags change */
   __m256i s[16] = {y_set1(key[0]),       y_set1(key[1]),       y_set1(key[2]),
                    y_set1(key[3]),       y_set1(key[4]),       y_set1(key[5]),
@@ -145,9 +145,8 @@ B3Y_INLINE void hash8_words(const uint8_t *const in[8], size_t blocks, const uin
       m[4 * g + 3] = ld_halves(in[3] + o, in[7] + o);
       transpose4x2(&m[4 * g + 0], &m[4 * g + 1], &m[4 * g + 2], &m[4 * g + 3]);
     }
-    /* Eight streams a KiB apart outrun the hardware prefetchers once they leave L1. A
-     * prefetch past the end of an input is a hint, not a read: it cannot fault. */
-    for (int k = 0; k < 8; k++) _mm_prefetch((const char *)in[k] + off + 128, _MM_HINT_T0);
+    if (ahead)
+      for (int k = 0; k < 8; k++) _mm_prefetch((const char *)in[k] + off + BLAKE3_PREFETCH_AHEAD, _MM_HINT_T0);
     uint32_t f = flags;
     if (blk == 0) f |= flags_start;
     if (blk + 1 == blocks) f |= flags_end;
@@ -162,7 +161,7 @@ static void hash8(const uint8_t *const in[8], size_t blocks, const uint32_t key[
                   const uint32_t ctr_lo[8], const uint32_t ctr_hi[8], uint8_t flags,
                   uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
   __m256i h[8];
-  hash8_words(in, blocks, key, y_ld(ctr_lo), y_ld(ctr_hi), flags, flags_start, flags_end, h);
+  hash8_words(in, blocks, key, y_ld(ctr_lo), y_ld(ctr_hi), flags, flags_start, flags_end, 1, h);
   /* h[k] holds word k of inputs 0..7. After the in-half transposes, h[k] is words 0-3 of
    * inputs k and k+4, h[4+k] words 4-7 of the same two inputs. */
   transpose4x2(&h[0], &h[1], &h[2], &h[3]);
