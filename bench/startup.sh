@@ -11,7 +11,8 @@
 # the commands is reversed every other round, so that a machine whose load drifts does not
 # favour one of them; the table gives the median of the rounds' medians (wall) and of their
 # mean user+system times (CPU), and each command's difference to the empty main of its group. Needs the jar (mvn -B -q -pl java -DskipTests
-# package) and python3 to read hyperfine's JSON.
+# package) and python3 to read hyperfine's JSON. BEFORE_JAR=an older build adds its two first
+# hashes to the same rounds, for a before/after measured side by side.
 set -euo pipefail
 
 runs=${1:-20}
@@ -36,6 +37,7 @@ trap 'rm -rf "$work"' EXIT
 # The mains copy the jar aside so that a build running meanwhile cannot change what is timed.
 cp "$jar" "$work/blake3-fast.jar"
 jar=$work/blake3-fast.jar
+[ -z "${BEFORE_JAR:-}" ] || cp "$BEFORE_JAR" "$work/before.jar"
 cat >"$work/Empty.java" <<'EOF'
 public class Empty {
   public static void main(String[] args) {}
@@ -106,10 +108,16 @@ for java in $JAVAS; do
   [ "${feature:-17}" -ge 24 ] && extra=(--enable-native-access=ALL-UNNAMED)
   echo "== $java ($("$java" -version 2>&1 | head -1))${extra[*]:+, ${extra[*]}}"
   cp="$jar:$work"
+  before=()
+  if [ -n "${BEFORE_JAR:-}" ]; then
+    bcp="$work/before.jar:$work"
+    before=("first hash, native, before" "$java ${extra[*]} -cp $bcp FirstHash"
+      "first hash, Java engine, before" "$java ${extra[*]} -Dblake3.native=false -cp $bcp FirstHash")
+  fi
   bench "first$n" \
     "empty main" "$java ${extra[*]} -cp $cp Empty" \
     "first hash, native" "$java ${extra[*]} -cp $cp FirstHash" \
-    "first hash, Java engine" "$java ${extra[*]} -Dblake3.native=false -cp $cp FirstHash"
+    "first hash, Java engine" "$java ${extra[*]} -Dblake3.native=false -cp $cp FirstHash" "${before[@]}"
   report "first$n"
 
   # ./b3sum as users run it (its archive made on first use, outside the timing), against an
