@@ -22,8 +22,8 @@ import java.util.Locale;
  * Java engine runs when it does. The steps in between are their own small classes:
  * {@link BundledLibrary} finds the jar's library for this {@link Platform}, {@link ElfCheck}
  * refuses one that cannot be ours, {@link ExtractionDir} picks the private directory and reuses
- * the copy there or has {@link LibraryWriter} write it once per content, {@link DlopenErrors} and {@link NoexecMounts} say why a load failed, and
- * each step says no with a {@link Refusal}.
+ * the copy there or has {@link LibraryWriter} write it once per content, {@link DlopenErrors}
+ * and {@link NoexecMounts} say why a load failed, and each step says no with a {@link Refusal}.
  * {@link #choose()} never throws: every failure becomes a reason, logged once. System.load is
  * called here alone: JDK 24 and later name this class in their native-access warning.
  *
