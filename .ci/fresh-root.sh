@@ -122,6 +122,13 @@ run_commands() {
     result "$label: $mvn (${took} s): PASS, $(totals "$log-mvn.log")"
   else
     result "$label: $mvn (${took} s): FAIL (exit $status)"
+    # A failure may not come back on the next run: keep its log and reports where a later run
+    # does not overwrite them.
+    kept="$logs/failed-$(date -u +%Y%m%dT%H%M%S)-fresh-root-$label"
+    if mkdir -p "$kept"; then
+      cp -r "$log-mvn.log" "$log-surefire-reports" "$kept/" 2>/dev/null || true
+    fi
+    echo "  kept for later: $kept"
     grep -E '^\[ERROR\]' "$log-mvn.log" | head -40
     failed=1
   fi
