@@ -170,8 +170,8 @@ final class BundledLibrary {
   }
 
   private static byte[] readAtMost(InputStream in) throws IOException {
-    byte[] b = in.readNBytes(NativeLoader.MAX_LIBRARY_BYTES + 1);
-    if (b.length > NativeLoader.MAX_LIBRARY_BYTES) {
+    byte[] b = ExtractionDir.readAtMost(in, NativeLoader.MAX_LIBRARY_BYTES);
+    if (b == null) {
       throw new IOException("more than " + (NativeLoader.MAX_LIBRARY_BYTES >> 20) + " MiB: not a library of ours");
     }
     return b;

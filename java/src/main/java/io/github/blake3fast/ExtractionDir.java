@@ -162,9 +162,14 @@ final class ExtractionDir {
   /** The file's bytes, or null when it holds more than {@code max}; never follows a link. */
   static byte[] readAtMost(Path file, int max) throws IOException {
     try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
-      byte[] b = in.readNBytes(max + 1);
-      return b.length > max ? null : b;
+      return readAtMost(in, max);
     }
+  }
+
+  /** What is left of {@code in}, or null when that is more than {@code max} bytes. */
+  static byte[] readAtMost(InputStream in, int max) throws IOException {
+    byte[] b = in.readNBytes(max + 1);
+    return b.length > max ? null : b;
   }
 
   /**

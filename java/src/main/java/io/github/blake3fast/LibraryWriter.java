@@ -32,12 +32,13 @@ final class LibraryWriter {
   /** dir/name holding lib, written under a temporary name and renamed over whatever was there. */
   static void install(Path dir, String name, byte[] lib) throws IOException {
     sweep(dir);
+    Path file = dir.resolve(name);
     Path tmp = writeTemp(dir, name, lib);
     try {
       try {
-        Files.move(tmp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE);
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
       } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, dir.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
       }
     } finally {
       Files.deleteIfExists(tmp);
