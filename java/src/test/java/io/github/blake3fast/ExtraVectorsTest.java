@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -50,7 +51,9 @@ class ExtraVectorsTest {
       }
       h.update(in);
       byte[] out = new byte[expected.length() / 2];
-      String what = mode + " input_len=" + inputLen + " offset=" + offset + " length=" + out.length;
+      String where = mode + " input_len=" + inputLen + " offset=" + offset + " length=" + out.length;
+      Supplier<String> what = () -> mode.equals("derive_key")
+          ? where + ", " + ReliabilityKit.deriveDiagnosis(h, Vectors.CONTEXT) : where;
       if (offset == 0) {
         assertEquals(expected, Blake3.toHex(h.digest(out.length)), what);
       }

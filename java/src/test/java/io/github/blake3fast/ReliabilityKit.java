@@ -2,6 +2,7 @@ package io.github.blake3fast;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -44,6 +45,35 @@ final class ReliabilityKit {
         OneShot.hash(k, ctx, 0, ctx.length, Spec.iv(), Spec.DERIVE_KEY_CONTEXT, ck, 0, ck.length);
         return Spec.keyWords(ck);
     }
+  }
+
+  /**
+   * For a derive-key failure's message: the key words the hasher holds, the context's key from
+   * the Java reference, and what {@link Blake3#contextKey} gives now. A wrong-result failure seen
+   * once in CI (derive-key hashers only) gave the output of an all-zero key; these say whether a
+   * hasher was built with a wrong key or went wrong after.
+   */
+  static String deriveDiagnosis(Blake3Hasher h, String context) {
+    String held;
+    try {
+      Field state = Blake3Hasher.class.getDeclaredField("state");
+      state.setAccessible(true);
+      Field key = TreeState.class.getDeclaredField("key");
+      key.setAccessible(true);
+      held = words((int[]) key.get(state.get(h)));
+    } catch (ReflectiveOperationException e) {
+      held = "unreadable (" + e + ")";
+    }
+    return "hasher key " + held + ", reference context key " + words(keyWords(JavaKernel.INSTANCE, DERIVE, null, context))
+        + ", Blake3.contextKey now " + words(Blake3.contextKey(context));
+  }
+
+  private static String words(int[] w) {
+    StringBuilder sb = new StringBuilder();
+    for (int x : w) {
+      sb.append(String.format("%08x", x));
+    }
+    return sb.toString();
   }
 
   static int flags(int mode) {

@@ -178,6 +178,7 @@ class StressTest {
     }
     byte[] got;
     byte[] want;
+    Blake3Hasher used = null; // a derive-key failure's message says what key it held
     switch (entry) {
       case 0:
         got = ReliabilityKit.publicOneShot(mode, key, context, Arrays.copyOfRange(in, off, off + len), outLen);
@@ -185,6 +186,7 @@ class StressTest {
       case 1:
       case 2: {
         Blake3Hasher h = ReliabilityKit.publicHasher(mode, key, context);
+        used = h;
         int at = off;
         for (int piece : ReliabilityKit.splits(o, len)) {
           if (entry == 1) {
@@ -231,6 +233,7 @@ class StressTest {
       }
       case 8: {
         Blake3Hasher h = ReliabilityKit.publicHasher(mode, key, context).update(in, off, len);
+        used = h;
         Blake3OutputReader x = h.xof();
         int seek = o.nextInt(3000);
         x.seek(seek);
@@ -244,6 +247,7 @@ class StressTest {
       }
       case 9: {
         Blake3Hasher h = ReliabilityKit.publicHasher(mode, key, context);
+        used = h;
         int half = o.nextInt(len + 1);
         h.update(in, off, half);
         Blake3Hasher c = h.copy();
@@ -278,6 +282,7 @@ class StressTest {
         break;
       case 12: {
         Blake3Hasher h = ReliabilityKit.publicHasher(mode, key, context);
+        used = h;
         if (o.nextBoolean()) {
           h.updateFile(file);
         } else {
@@ -288,17 +293,20 @@ class StressTest {
       }
       case 13: {
         Blake3Hasher h = ReliabilityKit.publicHasher(mode, key, context).update(in, off, len);
+        used = h;
         byte[] out = new byte[outLen + 10];
         h.digest(out, 5, outLen);
         got = Arrays.copyOfRange(out, 5, 5 + outLen);
         break;
       }
       default:
+        used = reused;
         got = reused.update(in, off, len).digest(outLen);
         break;
     }
     want = ReliabilityKit.reference(mode, key, context, in, off, len, outLen);
-    check(entry, want, got, mode, len, outLen, "");
+    check(entry, want, got, mode, len, outLen, used != null && mode == ReliabilityKit.DERIVE && !Arrays.equals(want, got)
+        ? ReliabilityKit.deriveDiagnosis(used, context) : "");
     bytes.addAndGet(entry, len);
     ops.incrementAndGet(entry);
   }
