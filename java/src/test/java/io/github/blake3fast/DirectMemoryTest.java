@@ -97,10 +97,12 @@ class DirectMemoryTest {
     assertEquals(256 << 10, ReadBuffers.sizeFor(200_000));
     assertEquals(ReadBuffers.MAX, ReadBuffers.sizeFor(ReadBuffers.MAX - 1));
     assertEquals(ReadBuffers.MAX, ReadBuffers.sizeFor(5L << 40));
+    // At least the size asked for: the pool hands out an idle larger buffer when it has one, and
+    // the tests that ran before this one in the JVM may have left some.
     ByteBuffer h = ReadBuffers.acquire(5, false);
-    assertTrue(h.hasArray() && h.arrayOffset() == 0 && h.capacity() == ReadBuffers.MIN && h.position() == 0);
+    assertTrue(h.hasArray() && h.arrayOffset() == 0 && h.capacity() >= ReadBuffers.MIN && h.position() == 0);
     ByteBuffer bigger = ReadBuffers.grow(h);
-    assertEquals(2 * ReadBuffers.MIN, bigger.capacity());
+    assertTrue(bigger.capacity() >= Math.min(2 * h.capacity(), ReadBuffers.MAX), "grown to " + bigger.capacity());
     assertTrue(!bigger.isDirect());
     ReadBuffers.release(bigger);
     ByteBuffer d = ReadBuffers.acquire(3_000_000, true);
