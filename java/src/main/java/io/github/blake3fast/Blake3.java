@@ -272,11 +272,43 @@ public final class Blake3 {
   }
 
   static int[] contextKey(String context) {
+    return contextKey(Engine.kernel(), context);
+  }
+
+  /**
+   * The key words of {@code context} (its hash in DERIVE_KEY_CONTEXT mode), hashed by
+   * {@code kernel}. An all-zero result is taken for a fault, never used: as a hash it has
+   * probability 2^-256, and it is what hashers made by newDeriveKeyHasher held in one CI run,
+   * for a stretch of it (cause not found; bench/results/decisions.md, "A derive-key key of
+   * zeros"). The Java engine then hashes the context again; if it gives zeros too, the call
+   * fails rather than derive from them.
+   */
+  static int[] contextKey(Kernel kernel, String context) {
     Objects.requireNonNull(context, "context");
     byte[] ctx = context.getBytes(StandardCharsets.UTF_8);
+    int[] words = contextWords(kernel, ctx);
+    if (allZero(words) && kernel != JavaKernel.INSTANCE) {
+      words = contextWords(JavaKernel.INSTANCE, ctx);
+    }
+    if (allZero(words)) {
+      throw new IllegalStateException("blake3-fast: the key of a derive-key context came out as zeros, which no hash "
+          + "gives: a fault in this JVM (" + implementation() + "), please report it");
+    }
+    return words;
+  }
+
+  private static int[] contextWords(Kernel kernel, byte[] ctx) {
     byte[] key = new byte[Spec.KEY_LEN];
-    OneShot.hash(Engine.kernel(), ctx, 0, ctx.length, Spec.iv(), Spec.DERIVE_KEY_CONTEXT, key, 0, Spec.KEY_LEN);
+    OneShot.hash(kernel, ctx, 0, ctx.length, Spec.iv(), Spec.DERIVE_KEY_CONTEXT, key, 0, Spec.KEY_LEN);
     return Spec.keyWords(key);
+  }
+
+  private static boolean allZero(int[] words) {
+    int any = 0;
+    for (int w : words) {
+      any |= w;
+    }
+    return any == 0;
   }
 
   private static byte[] oneShot(byte[] input, int off, int len, int[] key, int flags, int outLen) {

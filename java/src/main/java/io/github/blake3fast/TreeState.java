@@ -48,6 +48,7 @@ final class TreeState {
     this.kernel = kernel;
     System.arraycopy(key, 0, this.key, 0, 8);
     this.flags = flags;
+    checkDeriveKey();
     this.cvs = new CvStack(this.key, flags, startChunk);
     this.pending = new ChunkBuffer();
   }
@@ -82,7 +83,27 @@ final class TreeState {
   void reset(int[] key, int flags) {
     System.arraycopy(key, 0, this.key, 0, 8);
     this.flags = flags;
+    checkDeriveKey();
     reset();
+  }
+
+  /**
+   * Refuses to derive under a key of zeros, which no context hashes to ({@link Blake3#contextKey}
+   * refuses it there too): checked on the state's own copy, where one CI run's derive-key
+   * hashers may have lost their key (bench/results/decisions.md, "A derive-key key of zeros").
+   */
+  private void checkDeriveKey() {
+    if (flags != Spec.DERIVE_KEY_MATERIAL) {
+      return;
+    }
+    int any = 0;
+    for (int w : key) {
+      any |= w;
+    }
+    if (any == 0) {
+      throw new IllegalStateException("blake3-fast: a derive-key state holds a key of zeros, which no context "
+          + "hashes to: a fault in this JVM, please report it");
+    }
   }
 
   void reset() {

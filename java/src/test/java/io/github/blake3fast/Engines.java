@@ -1,6 +1,5 @@
 package io.github.blake3fast;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -126,10 +125,7 @@ final class Engines {
     }
 
     private int[] contextKey(String context) {
-      byte[] ctx = context.getBytes(StandardCharsets.UTF_8);
-      byte[] key = new byte[Spec.KEY_LEN];
-      OneShot.hash(kernel, ctx, 0, ctx.length, Spec.iv(), Spec.DERIVE_KEY_CONTEXT, key, 0, Spec.KEY_LEN);
-      return Spec.keyWords(key);
+      return Blake3.contextKey(kernel, context);
     }
 
     private byte[] oneShot(byte[] in, int[] key, int flags, int outLen) {

@@ -40,10 +40,7 @@ final class ReliabilityKit {
       case KEYED:
         return Spec.keyWords(key);
       default:
-        byte[] ctx = context.getBytes(StandardCharsets.UTF_8);
-        byte[] ck = new byte[Spec.KEY_LEN];
-        OneShot.hash(k, ctx, 0, ctx.length, Spec.iv(), Spec.DERIVE_KEY_CONTEXT, ck, 0, ck.length);
-        return Spec.keyWords(ck);
+        return Blake3.contextKey(k, context);
     }
   }
 
