@@ -287,10 +287,10 @@ public final class Blake3 {
     Objects.requireNonNull(context, "context");
     byte[] ctx = context.getBytes(StandardCharsets.UTF_8);
     int[] words = contextWords(kernel, ctx);
-    if (allZero(words) && kernel != JavaKernel.INSTANCE) {
+    if (Spec.allZero(words) && kernel != JavaKernel.INSTANCE) {
       words = contextWords(JavaKernel.INSTANCE, ctx);
     }
-    if (allZero(words)) {
+    if (Spec.allZero(words)) {
       throw new IllegalStateException("blake3-fast: the key of a derive-key context came out as zeros, which no hash "
           + "gives: a fault in this JVM (" + implementation() + "), please report it");
     }
@@ -301,14 +301,6 @@ public final class Blake3 {
     byte[] key = new byte[Spec.KEY_LEN];
     OneShot.hash(kernel, ctx, 0, ctx.length, Spec.iv(), Spec.DERIVE_KEY_CONTEXT, key, 0, Spec.KEY_LEN);
     return Spec.keyWords(key);
-  }
-
-  private static boolean allZero(int[] words) {
-    int any = 0;
-    for (int w : words) {
-      any |= w;
-    }
-    return any == 0;
   }
 
   private static byte[] oneShot(byte[] input, int off, int len, int[] key, int flags, int outLen) {

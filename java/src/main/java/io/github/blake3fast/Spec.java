@@ -37,6 +37,15 @@ final class Spec {
     return k;
   }
 
+  /** Whether all the words are 0: a derive-key key that is, is a fault ({@link Blake3#contextKey}). */
+  static boolean allZero(int[] words) {
+    int any = 0;
+    for (int w : words) {
+      any |= w;
+    }
+    return any == 0;
+  }
+
   /**
    * Chunks in the largest subtree that can start at chunk {@code counter} and fits in
    * {@code chunks}: a power of two that divides the counter (any, at 0) and is at most chunks.

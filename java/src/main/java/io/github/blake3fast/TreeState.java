@@ -93,14 +93,7 @@ final class TreeState {
    * hashers may have lost their key (bench/results/decisions.md, "A derive-key key of zeros").
    */
   private void checkDeriveKey() {
-    if (flags != Spec.DERIVE_KEY_MATERIAL) {
-      return;
-    }
-    int any = 0;
-    for (int w : key) {
-      any |= w;
-    }
-    if (any == 0) {
+    if (flags == Spec.DERIVE_KEY_MATERIAL && Spec.allZero(key)) {
       throw new IllegalStateException("blake3-fast: a derive-key state holds a key of zeros, which no context "
           + "hashes to: a fault in this JVM, please report it");
     }
