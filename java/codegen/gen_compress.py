@@ -105,10 +105,6 @@ final class Compress {{
     static int word(byte[] b, int off) {{
       return (int) LE.get(b, off);
     }}
-
-    static void putWord(byte[] b, int off, int w) {{
-      LE.set(b, off, w);
-    }}
   }}
 
   static int wordByShifts(byte[] b, int off) {{
@@ -122,16 +118,18 @@ final class Compress {{
     b[off + 3] = (byte) (w >>> 24);
   }}
 
+  // The single-word helpers, for the few words of a key, a chaining value or an output block,
+  // read and write bytes: no view, and no count of words left before it. Through the view (and
+  // its count, a static field written in their callers' loops) they came out as zeros in JDK 17's
+  // C2 code that read a fresh array a call had just filled (bench/results/decisions.md, "A
+  // derive-key key of zeros").
+
   static int word(byte[] b, int off) {{
-    return viewFor(1) ? View.word(b, off) : wordByShifts(b, off);
+    return wordByShifts(b, off);
   }}
 
   static void putWord(byte[] b, int off, int w) {{
-    if (viewFor(1)) {{
-      View.putWord(b, off, w);
-    }} else {{
-      putWordByShifts(b, off, w);
-    }}
+    putWordByShifts(b, off, w);
   }}
 
   /** Word {{@code i}} of a block of {{@code len}} valid bytes at {{@code off}}: zero past the end. */
