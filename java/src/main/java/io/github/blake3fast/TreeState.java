@@ -89,8 +89,8 @@ final class TreeState {
 
   /**
    * Refuses to derive under a key of zeros, which no context hashes to ({@link Blake3#contextKey}
-   * refuses it there too): checked on the state's own copy, where one CI run's derive-key
-   * hashers may have lost their key (bench/results/decisions.md, "A derive-key key of zeros").
+   * refuses it there too): checked on the state's own copy, the key the hashing will use
+   * (bench/results/decisions.md, "A derive-key key of zeros").
    */
   private void checkDeriveKey() {
     if (flags == Spec.DERIVE_KEY_MATERIAL && Spec.allZero(key)) {
