@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * (2- and 3-argument {@code Blake3.deriveKey}) and check each against the Java engine, whose
  * context key is made the way the library makes its own: a fresh 32-byte array filled by a
  * call, then {@link Spec#keyWords}. Under JDK 17's C2 that shape gave keys of zeros when the
- * word readers went through Compress's view and its count (in about half of 12-second runs of this
- * workload). Prints a summary; exit status 1 if any answer differed.
+ * word readers went through Compress's view and its count (in about half of 12-second runs
+ * of this workload). Prints a summary; exit status 1 if any answer differed.
  */
 public final class DeriveKeyJitWorkload {
   private DeriveKeyJitWorkload() {}
