@@ -24,7 +24,16 @@ final class ChunkBuffer {
    * (JMH StreamBench, both engines; figures in bench/results/decisions.md).
    */
   private static final int SMALL_COPY = 64;
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /**
+   * The view those copies go through, created at the first of them: on JDK 17 creating a
+   * byte-array view VarHandle spins classes, about 3 ms of a fresh JVM, which a hasher fed large
+   * updates (b3sum on a big file, hashFile) would otherwise pay for nothing
+   * (bench/results/startup.md).
+   */
+  private static final class Longs {
+    static final VarHandle VIEW = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  }
 
   /** Null until the first byte. */
   byte[] bytes;
@@ -52,7 +61,7 @@ final class ChunkBuffer {
     }
     if (n <= SMALL_COPY && (n & 7) == 0) {
       for (int i = 0; i < n; i += 8) {
-        LONGS.set(b, at + i, (long) LONGS.get(in, off + i));
+        Longs.VIEW.set(b, at + i, (long) Longs.VIEW.get(in, off + i));
       }
     } else {
       System.arraycopy(in, off, b, at, n);

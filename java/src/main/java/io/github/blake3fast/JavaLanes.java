@@ -12,7 +12,13 @@ final class JavaLanes {
   static final int MAX_LANES = 64;
   static final int MIN_LANES = 12;
 
-  private static final ThreadLocal<JavaLanes> PER_THREAD = ThreadLocal.withInitial(JavaLanes::new);
+  /** A subclass, not withInitial and a lambda: see Parallel's executor. */
+  private static final ThreadLocal<JavaLanes> PER_THREAD = new ThreadLocal<>() {
+    @Override
+    protected JavaLanes initialValue() {
+      return new JavaLanes();
+    }
+  };
 
   /** State word -> lane values; message word -> lane values; chaining value word -> lane values. */
   private final int[][] v = new int[16][MAX_LANES];

@@ -56,11 +56,20 @@ final class Parallel {
    * An executor that starts a daemon thread per helper, for an explicit thread count: the
    * helpers live as long as one batch of tasks.
    */
-  static final Executor NEW_THREAD = r -> {
-    Thread t = new Thread(r, "blake3-worker");
-    t.setDaemon(true);
-    t.start();
-  };
+  static final Executor NEW_THREAD = new ThreadPerTask();
+
+  /**
+   * A class, not a lambda: the first lambda of a JVM spins the method-handle machinery, about
+   * 5 ms of a first hashFile (bench/results/startup.md).
+   */
+  private static final class ThreadPerTask implements Executor {
+    @Override
+    public void execute(Runnable r) {
+      Thread t = new Thread(r, "blake3-worker");
+      t.setDaemon(true);
+      t.start();
+    }
+  }
 
   /** As {@link #run}, for tasks that throw no checked exception. */
   static void runUnchecked(int tasks, Executor executor, int helpers, Task task) {

@@ -19,8 +19,13 @@ final class ParallelUpdate {
   static final int MIN_TASK_CHUNKS = 128;
   static final int MAX_TASK_CHUNKS = 1024;
 
-  private static final ThreadLocal<int[]> TASK_SCRATCH =
-      ThreadLocal.withInitial(() -> new int[TreeState.CV_SCRATCH_WORDS]);
+  /** Each thread's room for a task's chaining values (a subclass, not a lambda: see Parallel). */
+  private static final ThreadLocal<int[]> TASK_SCRATCH = new ThreadLocal<>() {
+    @Override
+    protected int[] initialValue() {
+      return new int[TreeState.CV_SCRATCH_WORDS];
+    }
+  };
 
   /**
    * Adds len bytes from {@code arr} or {@code bb} (absolute index off) to {@code state}, hashing
@@ -68,20 +73,24 @@ final class ParallelUpdate {
     }
     final int[] cvs = new int[8 * at[tasks]];
     final boolean direct = arr == null && bb.isDirect() && state.kernel().supportsDirect();
-    Parallel.runUnchecked(tasks, executor, helpers, t -> {
-      long s = taskStart(t, first, firstEnd, size);
-      int from = off + (int) ((s - first) * Spec.CHUNK_LEN);
-      int bytes = (int) ((taskEnd(t, first, firstEnd, size, n) - s) * Spec.CHUNK_LEN);
-      int[] scratch = TASK_SCRATCH.get();
-      int count;
-      if (arr != null || direct) {
-        count = state.hashDetached(arr, bb, from, bytes, s, scratch);
-      } else {
-        byte[] copy = new byte[bytes]; // a read-only heap or, for the Java kernel, direct buffer
-        bb.get(from, copy, 0, bytes);
-        count = state.hashDetached(copy, null, 0, bytes, s, scratch);
+    // An anonymous class, not a lambda: see Parallel.ThreadPerTask.
+    Parallel.runUnchecked(tasks, executor, helpers, new Parallel.Task() {
+      @Override
+      public void run(int t) {
+        long s = taskStart(t, first, firstEnd, size);
+        int from = off + (int) ((s - first) * Spec.CHUNK_LEN);
+        int bytes = (int) ((taskEnd(t, first, firstEnd, size, n) - s) * Spec.CHUNK_LEN);
+        int[] scratch = TASK_SCRATCH.get();
+        int count;
+        if (arr != null || direct) {
+          count = state.hashDetached(arr, bb, from, bytes, s, scratch);
+        } else {
+          byte[] copy = new byte[bytes]; // a read-only heap or, for the Java kernel, direct buffer
+          bb.get(from, copy, 0, bytes);
+          count = state.hashDetached(copy, null, 0, bytes, s, scratch);
+        }
+        System.arraycopy(scratch, 0, cvs, 8 * at[t], 8 * count);
       }
-      System.arraycopy(scratch, 0, cvs, 8 * at[t], 8 * count);
     });
     for (int t = 0; t < tasks; t++) {
       long s = taskStart(t, first, firstEnd, size);

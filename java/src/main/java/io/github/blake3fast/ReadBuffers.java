@@ -131,7 +131,14 @@ final class ReadBuffers {
       return b;
     } catch (OutOfMemoryError e) {
       // "Cannot reserve ... bytes of direct buffer memory": the JDK collected and waited already.
-      long wait = backOffNanos.updateAndGet(w -> w == 0 ? FIRST_BACK_OFF : Math.min(LAST_BACK_OFF, 2 * w));
+      // A loop, not updateAndGet and a lambda: a first hashFile loads this class, and the classes
+      // on a first use name no lambda (StartupClassesTest).
+      long w;
+      long wait;
+      do {
+        w = backOffNanos.get();
+        wait = w == 0 ? FIRST_BACK_OFF : Math.min(LAST_BACK_OFF, 2 * w);
+      } while (!backOffNanos.compareAndSet(w, wait));
       directRetryAt = System.nanoTime() + wait;
       return null;
     }

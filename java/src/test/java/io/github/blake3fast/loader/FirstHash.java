@@ -11,11 +11,16 @@ import io.github.blake3fast.Blake3;
 public final class FirstHash {
   private FirstHash() {}
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws java.io.IOException {
     if (args.length > 0 && args[0].equals("nothing")) {
       return;
     }
-    byte[] h = Blake3.hash(new byte[] {1, 2, 3});
+    byte[] h;
+    if (args.length > 1 && args[0].equals("file")) {
+      h = Blake3.hashFile(java.nio.file.Path.of(args[1]));
+    } else {
+      h = Blake3.hash(new byte[] {1, 2, 3});
+    }
     System.out.println(Blake3.implementation());
     System.out.println(Blake3.toHex(h));
   }

@@ -3,6 +3,7 @@ package io.github.blake3fast.loader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.blake3fast.Blake3;
 import io.github.blake3fast.loader.Fixture.Jvm;
 import io.github.blake3fast.loader.Fixture.Result;
 import java.io.IOException;
@@ -123,6 +124,44 @@ class StartupClassesTest {
     assertEquals(0, r.exit, r::toString);
     assertEquals(HASH_123 + "  " + file + "\n", r.out, r::toString);
     assertLeanStart(loaded(j));
+  }
+
+  /**
+   * A first hashFile of a file mapped in several windows and hashed on several threads spins
+   * nothing either (no lambda in the parallel path: the first one would make the method-handle
+   * machinery, about 5 ms), and creates no byte-array view VarHandle (the hasher's small-copy
+   * view is made at its first small copy).
+   */
+  @Test
+  void firstHashFileSpinsNothing() throws IOException {
+    Fixture.library();
+    Jvm j = jvm("hash-file");
+    Path file = j.work.resolve("sixteen-mib");
+    int size = 16 << 20;
+    try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+      f.setLength(size); // zeros, sparse
+    }
+    j.main = FirstHash.class.getName();
+    j.args("file", file.toString());
+    Result r = j.run();
+    assertEquals(0, r.exit, r::toString);
+    String[] lines = r.out.split("\n");
+    assertEquals(2, lines.length, r::toString);
+    assertTrue(lines[0].startsWith("native-"), r::toString);
+    assertEquals(Blake3.toHex(Blake3.hash(new byte[size])), lines[1], r::toString);
+    List<String> loaded = loaded(j);
+    assertTrue(loaded.contains(OURS + "Parallel"), "hashed on several threads: " + loaded);
+    assertLeanStart(loaded);
+    for (String name : loaded) {
+      assertTrue(!name.startsWith("java.lang.invoke.VarHandleByteArrayAs"), name + " loaded by a first hashFile");
+    }
+    Jvm nothing = jvm("hash-file-nothing");
+    nothing.main = FirstHash.class.getName();
+    nothing.args("nothing");
+    assertEquals(0, nothing.run().exit);
+    List<String> ours = spun(j);
+    ours.removeAll(spun(nothing));
+    assertEquals(List.of(), ours, "classes spun by a first hashFile in " + j.work);
   }
 
   /**
