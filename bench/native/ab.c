@@ -49,9 +49,14 @@ int main(int argc, char **argv) {
   size_t max = 0;
   for (int s = 0; s < nsizes; s++)
     if (sizes[s] > max) max = sizes[s];
-  uint8_t *in = malloc(max + 1);
+  /* AB_OFFSET=k puts the input k bytes past a 64-byte boundary (default 0): a Java byte[]'s
+   * data is only 8-byte aligned, so where it starts in a cache line varies from array to array. */
+  const char *offset_env = getenv("AB_OFFSET");
+  const size_t offset = offset_env ? strtoul(offset_env, NULL, 0) % 64 : 0;
+  uint8_t *base = aligned_alloc(64, (max + 64 + 63) / 64 * 64);
   double *ns[2] = {malloc(sizeof(double) * rounds), malloc(sizeof(double) * rounds)};
-  if (in == NULL || ns[0] == NULL || ns[1] == NULL) return 2;
+  if (base == NULL || ns[0] == NULL || ns[1] == NULL) return 2;
+  uint8_t *in = base + offset;
   for (size_t i = 0; i < max; i++) in[i] = (uint8_t)(i * 7 + i / 251);
   char *isas = strdup(argv[3]);
   for (char *isa = strtok(isas, ","); isa != NULL; isa = strtok(NULL, ",")) {
