@@ -107,29 +107,21 @@ final class Compress {{
     }}
   }}
 
-  static int wordByShifts(byte[] b, int off) {{
+  // Words read and written by shifts: the first words of a JVM (before the view), and the few
+  // words of a key, a chaining value or an output block always, with no view and no count of
+  // words left before it. Through the view (and its count, a static field written in their
+  // callers' loops) those came out as zeros in JDK 17's C2 code that read a fresh array a call
+  // had just filled (bench/results/decisions.md, "A derive-key key of zeros").
+
+  static int word(byte[] b, int off) {{
     return (b[off] & 0xFF) | (b[off + 1] & 0xFF) << 8 | (b[off + 2] & 0xFF) << 16 | b[off + 3] << 24;
   }}
 
-  static void putWordByShifts(byte[] b, int off, int w) {{
+  static void putWord(byte[] b, int off, int w) {{
     b[off] = (byte) w;
     b[off + 1] = (byte) (w >>> 8);
     b[off + 2] = (byte) (w >>> 16);
     b[off + 3] = (byte) (w >>> 24);
-  }}
-
-  // The single-word helpers, for the few words of a key, a chaining value or an output block,
-  // read and write bytes: no view, and no count of words left before it. Through the view (and
-  // its count, a static field written in their callers' loops) they came out as zeros in JDK 17's
-  // C2 code that read a fresh array a call had just filled (bench/results/decisions.md, "A
-  // derive-key key of zeros").
-
-  static int word(byte[] b, int off) {{
-    return wordByShifts(b, off);
-  }}
-
-  static void putWord(byte[] b, int off, int w) {{
-    putWordByShifts(b, off, w);
   }}
 
   /** Word {{@code i}} of a block of {{@code len}} valid bytes at {{@code off}}: zero past the end. */
@@ -227,7 +219,7 @@ final class Compress {{
       int[] out, int outOff) {{
     int[] m = new int[16];
     for (int i = 0; i < 16; i++) {{
-      m[i] = wordByShifts(in, off + 4 * i);
+      m[i] = word(in, off + 4 * i);
     }}
     compressWords(cv, cvOff, m, 0, counter, 64, flags, out, outOff, false);
   }}
@@ -241,13 +233,13 @@ final class Compress {{
       int blockOff = off + 64 * b;
       int blockLen = b == blocks - 1 ? len - 64 * b : 64;
       for (int i = 0; i < 16; i++) {{
-        m[i] = blockLen == 64 ? wordByShifts(in, blockOff + 4 * i) : partialWord(in, blockOff, blockLen, i);
+        m[i] = blockLen == 64 ? word(in, blockOff + 4 * i) : partialWord(in, blockOff, blockLen, i);
       }}
       int blockFlags = flags | (b == 0 ? 1 : 0) | (b == blocks - 1 ? 2 | 8 : 0);
       compressWords(cv, 0, m, 0, 0, blockLen, blockFlags, cv, 0, false);
     }}
     for (int i = 0; i < 8; i++) {{
-      putWordByShifts(out, outOff + 4 * i, cv[i]);
+      putWord(out, outOff + 4 * i, cv[i]);
     }}
   }}
 }}""")

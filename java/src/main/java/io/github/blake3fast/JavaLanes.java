@@ -108,7 +108,7 @@ final class JavaLanes {
   private void readBlocksByShifts(byte[] in, int at, int n) {
     for (int l = 0; l < n; l++, at += Spec.CHUNK_LEN) {
       for (int j = 0; j < 16; j++) {
-        m[j][l] = Compress.wordByShifts(in, at + 4 * j);
+        m[j][l] = Compress.word(in, at + 4 * j);
       }
     }
   }

@@ -65,17 +65,13 @@ class CompressViewTest {
     rnd.nextBytes(in);
     for (int off = 0; off <= 60; off++) {
       int viaView = Compress.View.word(in, off);
-      assertEquals(viaView, Compress.wordByShifts(in, off), "word at " + off);
       assertEquals(viaView, Compress.word(in, off), "word at " + off);
       int w = rnd.nextInt();
       byte[] a = in.clone();
       byte[] b = in.clone();
-      byte[] c = in.clone();
       Compress.View.LE.set(a, off, w);
-      Compress.putWordByShifts(b, off, w);
-      Compress.putWord(c, off, w);
+      Compress.putWord(b, off, w);
       assertArrayEquals(a, b, "put at " + off);
-      assertArrayEquals(a, c, "put at " + off);
     }
   }
 

@@ -82,13 +82,7 @@ class StartupClassesTest {
         assertTrue(!name.startsWith(not), name + " loaded by a first short Java-engine hash: " + loaded);
       }
     }
-    Jvm nothing = jvm("java-engine-nothing");
-    nothing.main = FirstHash.class.getName();
-    nothing.args("nothing");
-    assertEquals(0, nothing.run().exit);
-    List<String> ours = spun(j);
-    ours.removeAll(spun(nothing));
-    assertEquals(List.of(), ours, "classes spun by a first Java-engine hash in " + j.work);
+    assertSpinsNoMoreThanAnEmptyMain(j, "a first Java-engine hash");
   }
 
   /** The first start extracts the library (a fresh container's every start), the second reuses it. */
@@ -155,13 +149,7 @@ class StartupClassesTest {
     for (String name : loaded) {
       assertTrue(!name.startsWith("java.lang.invoke.VarHandleByteArrayAs"), name + " loaded by a first hashFile");
     }
-    Jvm nothing = jvm("hash-file-nothing");
-    nothing.main = FirstHash.class.getName();
-    nothing.args("nothing");
-    assertEquals(0, nothing.run().exit);
-    List<String> ours = spun(j);
-    ours.removeAll(spun(nothing));
-    assertEquals(List.of(), ours, "classes spun by a first hashFile in " + j.work);
+    assertSpinsNoMoreThanAnEmptyMain(j, "a first hashFile");
   }
 
   /**
@@ -204,6 +192,17 @@ class StartupClassesTest {
       ours.removeAll(jvmsOwn);
       assertEquals(List.of(), ours, "classes spun at start-up on " + java + " in " + j.work);
     }
+  }
+
+  /** The classes j spun, less those a JVM started the same way with an empty main spins. */
+  private static void assertSpinsNoMoreThanAnEmptyMain(Jvm j, String what) throws IOException {
+    Jvm nothing = jvm("nothing");
+    nothing.main = FirstHash.class.getName();
+    nothing.args("nothing");
+    assertEquals(0, nothing.run().exit);
+    List<String> ours = spun(j);
+    ours.removeAll(spun(nothing));
+    assertEquals(List.of(), ours, "classes spun by " + what + " in " + j.work);
   }
 
   /**
