@@ -3,42 +3,44 @@
  *
  *   hash_many  eight inputs at a time, one per 32-bit lane of a ymm (blake3_ymm8.h); one or
  *              two left over go row-wise, through the SSE4.1 file's compression compiled here
- *              (hash_one_rows, blake3_sse_rows.h). For single blocks the table names SSE4.1's
- *              compression itself (BLAKE3_ISAS).
+ *              (hash_one_rows, hash_two_rows: blake3_sse_rows.h). For single blocks the table
+ *              names SSE4.1's compression itself (BLAKE3_ISAS).
  *   subtree    sixteen chunks at a time as two eight-lane groups, their CVs kept word-major
  *              between levels (blake3_subtree16.h)
  */
 #include "blake3_sse_rows.h"
 #include "blake3_ymm8.h"
+#include "blake3_ymm_rows.h"
 
 void blake3_hash_many_avx2(const uint8_t *const *inputs, size_t num_inputs, size_t blocks,
                            const uint32_t key[8], uint64_t counter, int increment_counter,
                            uint8_t flags, uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
-  uint32_t lo[8], hi[8];
   size_t i = 0;
   while (i < num_inputs) {
     const size_t rest = num_inputs - i;
-    if (rest == 2 && blocks == 1) { /* two parents: side by side, see hash_two_blocks_rows */
-      hash_last_two_blocks_rows(inputs, i, key, counter, increment_counter,
-                                (uint8_t)(flags | flags_start | flags_end), out);
+    if (rest == 2 || rest == 4) {
+      /* row-wise, two inputs per state (blake3_ymm_rows.h): a padded group costs eight */
+      const uint64_t c = counter + (increment_counter ? i : 0);
+      const int step = increment_counter != 0;
+      if (rest == 2) /* the pair count a constant in each call, for the unrolling */
+        hash_pairs_rows(inputs + i, 1, blocks, key, c, step, flags, flags_start, flags_end,
+                        out + 32 * i);
+      else
+        hash_pairs_rows(inputs + i, 2, blocks, key, c, step, flags, flags_start, flags_end,
+                        out + 32 * i);
       return;
     }
-    if (rest < 3) {
-      /* One or two left: single row-wise compressions beat a padded group (measured). */
-      for (size_t k = i; k < num_inputs; k++)
-        hash_one_rows(inputs[k], blocks, key, counter + (increment_counter ? k : 0), flags,
-                      flags_start, flags_end, out + 32 * k);
+    if (rest == 1) { /* a row-wise chain */
+      hash_one_rows(inputs[i], blocks, key, counter + (increment_counter ? i : 0), flags,
+                    flags_start, flags_end, out + 32 * i);
       return;
     }
     /* Three to seven left: one padded group (the spare lanes repeat the last input) costs
      * about what a narrower group would, and less than hashing them one by one. */
     const uint8_t *in[8];
-    for (size_t k = 0; k < 8; k++) {
-      in[k] = inputs[i + (k < rest ? k : rest - 1)];
-      const uint64_t c = counter + (increment_counter ? i + k : 0);
-      lo[k] = blake3_counter_low(c);
-      hi[k] = blake3_counter_high(c);
-    }
+    for (size_t k = 0; k < 8; k++) in[k] = inputs[i + (k < rest ? k : rest - 1)];
+    __m256i lo, hi;
+    y_counters(counter + (increment_counter ? i : 0), increment_counter != 0, &lo, &hi);
     if (rest >= 8) {
       hash8(in, blocks, key, lo, hi, flags, flags_start, flags_end, out + 32 * i);
       i += 8;
@@ -108,16 +110,11 @@ INLINE void b3s16_chunks(const uint8_t *input, const uint32_t key[8], uint64_t c
   blake3_cv16 cur;
   for (int g = 0; g < 2; g++) {
     const uint8_t *in[8];
-    _Alignas(32) uint32_t lo[8], hi[8];
-    for (int j = 0; j < 8; j++) {
-      in[j] = input + (size_t)(8 * g + j) * BLAKE3_CHUNK_LEN;
-      const uint64_t c = counter + (uint64_t)(8 * g + j);
-      lo[j] = blake3_counter_low(c);
-      hi[j] = blake3_counter_high(c);
-    }
-    __m256i h[8];
-    hash8_words(in, BLAKE3_CHUNK_LEN / BLAKE3_BLOCK_LEN, key, y_ld(lo), y_ld(hi), flags,
-                CHUNK_START, CHUNK_END, ahead, h);
+    for (int j = 0; j < 8; j++) in[j] = input + (size_t)(8 * g + j) * BLAKE3_CHUNK_LEN;
+    __m256i lo, hi, h[8];
+    y_counters(counter + (uint64_t)(8 * g), 1, &lo, &hi);
+    hash8_words(in, BLAKE3_CHUNK_LEN / BLAKE3_BLOCK_LEN, key, lo, hi, flags, CHUNK_START,
+                CHUNK_END, ahead, h);
     for (int w = 0; w < 8; w++) y_st(&cur.w[w][8 * g], h[w]);
   }
   /* a merge: parents 0-7 from the left group's sixteen CVs, 8-15 from this one's */
@@ -156,8 +153,9 @@ INLINE void b3s16_top(const blake3_cv16 *cvs, const uint32_t key[8], uint8_t fla
   for (int j = 0; j < 4; j++)
     for (int w = 0; w < 8; w++) cv[8 * j + w] = words[w][j];
   /* the children of the top side by side, then the top */
-  hash_two_blocks_rows((const uint8_t *)cv, (const uint8_t *)(cv + 16), key, 0, 0,
-                       (uint8_t)(flags | PARENT), (uint8_t *)two[0], (uint8_t *)two[1]);
+  const uint8_t *children[2] = {(const uint8_t *)cv, (const uint8_t *)(cv + 16)};
+  hash_pairs_rows(children, 1, 1, key, 0, 0, (uint8_t)(flags | PARENT), 0, 0,
+                  (uint8_t *)two);
   if (outs == 1) parent_rows(two[0], two[1], key, flags, two[0]);
   for (size_t j = 0; j < outs; j++)
     for (int w = 0; w < 8; w++) blake3_store32(out + 32 * j + 4 * w, two[j][w]);

@@ -3,9 +3,9 @@
  *
  *   compress_in_place / compress_xof  one block, row-wise in xmm registers: blake3_sse_rows.h's
  *                                     compression, every rotation one vprord
- *   hash_many                         sixteen inputs at a time in zmm lanes; a tail of 2..8
- *                                     inputs runs eight-wide in ymm, a single one row-wise,
- *                                     two single blocks row-wise side by side
+ *   hash_many                         sixteen inputs at a time in zmm lanes; a tail of 3 or
+ *                                     5..8 inputs runs eight-wide in ymm, of 2 or 4 row-wise
+ *                                     two per ymm (blake3_ymm_rows.h), a single one row-wise
  *   xof_many                          sixteen consecutive output blocks at a time
  *   subtree                           sixteen chunks at a time, their CVs kept word-major
  *                                     between levels (blake3_subtree16.h)
@@ -250,12 +250,25 @@ INLINE void hash16_words(const uint8_t *const in[16], size_t blocks, const uint3
   }
 }
 
+/* Lane k's block counter, counter + k * step (step 0 or 1), as its low and high words, built in
+ * registers (see y_counters). */
+INLINE void z_counters(uint64_t counter, int step, __m512i *lo, __m512i *hi) {
+  const __m512i base = z_set1(blake3_counter_low(counter));
+  const __m512i sum = z_add(base, step ? _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+                                                           12, 13, 14, 15)
+                                       : _mm512_setzero_si512());
+  const __m512i high = z_set1(blake3_counter_high(counter));
+  *lo = sum;
+  /* a lane carried into the high word iff its sum is below the base */
+  *hi = _mm512_mask_add_epi32(high, _mm512_cmplt_epu32_mask(sum, base), high, z_set1(1));
+}
+
 /* Hashes in[0..15] (blocks blocks each) to sixteen CVs written at out[0..511]. */
-static void hash16(const uint8_t *const in[16], size_t blocks, const uint32_t key[8],
-                   const uint32_t ctr_lo[16], const uint32_t ctr_hi[16], uint8_t flags,
-                   uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
+static void hash16(const uint8_t *const in[16], size_t blocks, const uint32_t key[8], __m512i lo,
+                   __m512i hi, uint8_t flags, uint8_t flags_start, uint8_t flags_end,
+                   uint8_t *out) {
   __m512i h[8];
-  hash16_words(in, blocks, key, z_ld(ctr_lo), z_ld(ctr_hi), flags, flags_start, flags_end, 1, h);
+  hash16_words(in, blocks, key, lo, hi, flags, flags_start, flags_end, 1, h);
   /* h[k] lane n is word k of input n; gather4x4 leaves words 0-3 (then 4-7) of input 4q+r
    * in 128-bit lane q of t[r]. */
   for (int half = 0; half < 2; half++) {
@@ -276,6 +289,7 @@ static void hash16(const uint8_t *const in[16], size_t blocks, const uint32_t ke
 /* The y_ helpers and hash8, with this file's interleaved rounds (32 registers leave room). */
 #define B3Y_ROUNDS() SEVEN_ROUNDS(y_)
 #include "blake3_ymm8.h"
+#include "blake3_ymm_rows.h"
 
 /* ---- hash_many ------------------------------------------------------------------------ */
 
@@ -283,37 +297,42 @@ void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, si
                              const uint32_t key[8], uint64_t counter, int increment_counter,
                              uint8_t flags, uint8_t flags_start, uint8_t flags_end,
                              uint8_t *out) {
-  uint32_t lo[16], hi[16];
   const uint8_t *in[16];
   uint8_t tmp[16 * BLAKE3_OUT_LEN];
   size_t i = 0;
   while (i < num_inputs) {
     const size_t rest = num_inputs - i;
-    if (rest == 2 && blocks == 1) { /* two parents: side by side, see hash_two_blocks_rows */
-      hash_last_two_blocks_rows(inputs, i, key, counter, increment_counter,
-                                (uint8_t)(flags | flags_start | flags_end), out);
+    const uint64_t c = counter + (increment_counter ? i : 0);
+    const int step = increment_counter != 0;
+    if (rest == 2 || rest == 4) {
+      /* row-wise, two inputs per state (blake3_ymm_rows.h): a padded group costs eight */
+      if (rest == 2) /* the pair count a constant in each call, for the unrolling */
+        hash_pairs_rows(inputs + i, 1, blocks, key, c, step, flags, flags_start, flags_end,
+                        out + 32 * i);
+      else
+        hash_pairs_rows(inputs + i, 2, blocks, key, c, step, flags, flags_start, flags_end,
+                        out + 32 * i);
       return;
     }
     if (rest == 1) {
-      hash_one_rows(inputs[i], blocks, key, counter + (increment_counter ? i : 0), flags,
-                    flags_start, flags_end, out + 32 * i);
+      hash_one_rows(inputs[i], blocks, key, c, flags, flags_start, flags_end, out + 32 * i);
       return;
     }
-    /* Groups of 16 in zmm, 9..15 left as one padded zmm group, 2..8 as one (padded) ymm
+    /* Groups of 16 in zmm, 9..15 left as one padded zmm group, 3, 5..8 as one (padded) ymm
      * group: the spare lanes repeat the last input and their CVs are dropped. */
     const size_t width = rest > 8 ? 16 : 8;
-    for (size_t k = 0; k < width; k++) {
-      in[k] = inputs[i + (k < rest ? k : rest - 1)];
-      const uint64_t c = counter + (increment_counter ? i + k : 0);
-      lo[k] = blake3_counter_low(c);
-      hi[k] = blake3_counter_high(c);
-    }
+    for (size_t k = 0; k < width; k++) in[k] = inputs[i + (k < rest ? k : rest - 1)];
     const int full = rest >= width;
     uint8_t *dst = full ? out + 32 * i : tmp;
-    if (width == 16)
+    if (width == 16) {
+      __m512i lo, hi;
+      z_counters(c, step, &lo, &hi);
       hash16(in, blocks, key, lo, hi, flags, flags_start, flags_end, dst);
-    else
+    } else {
+      __m256i lo, hi;
+      y_counters(c, step, &lo, &hi);
       hash8(in, blocks, key, lo, hi, flags, flags_start, flags_end, dst);
+    }
     if (!full) {
       memcpy(out + 32 * i, tmp, 32 * rest);
       return;
@@ -449,14 +468,8 @@ INLINE void b3s16_chunks(const uint8_t *input, const uint32_t key[8], uint64_t c
                          blake3_cv16 *out) {
   const uint8_t *in[16];
   for (int j = 0; j < 16; j++) in[j] = input + (size_t)j * BLAKE3_CHUNK_LEN;
-  const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  const __m512i base = z_set1(blake3_counter_low(counter));
-  const __m512i lo = z_add(base, iota);
-  /* a lane whose low word wrapped around carries into the high word */
-  const __mmask16 carry = _mm512_cmplt_epu32_mask(lo, base);
-  const __m512i hi0 = z_set1(blake3_counter_high(counter));
-  const __m512i hi = _mm512_mask_add_epi32(hi0, carry, hi0, z_set1(1));
-  __m512i h[8];
+  __m512i lo, hi, h[8];
+  z_counters(counter, 1, &lo, &hi);
   hash16_words(in, BLAKE3_CHUNK_LEN / BLAKE3_BLOCK_LEN, key, lo, hi, flags, CHUNK_START,
                CHUNK_END, ahead, h);
   for (size_t l = 0; l < merges; l++) {

@@ -194,22 +194,32 @@ INLINE void hash4_blocks(const uint8_t *const in[4], size_t end, __m128i h[8], _
             "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
 }
 
-/* Hashes in[0..3] (blocks blocks each) to four CVs written at out[0..127]. */
-static void hash4(const uint8_t *const in[4], size_t blocks, const uint32_t key[8],
-                  const uint32_t ctr_lo[4], const uint32_t ctr_hi[4], uint8_t flags,
-                  uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
+/* Lane k's block counter, counter + k * step (step 0 or 1), as its low and high words. Built in
+ * registers: four 32-bit stores read back as one vector miss store-to-load forwarding, a stall
+ * at every call. */
+INLINE void x_counters(uint64_t counter, int step, __m128i *lo, __m128i *hi) {
+  const __m128i base = set1(blake3_counter_low(counter));
+  const __m128i sum = add(base, step ? _mm_setr_epi32(0, 1, 2, 3) : _mm_setzero_si128());
+  /* a lane carried into the high word iff its sum is below the base (unsigned: flip the signs) */
+  const __m128i sign = set1(0x80000000u);
+  const __m128i carried = _mm_cmpgt_epi32(xor(base, sign), xor(sum, sign));
+  *lo = sum;
+  *hi = _mm_sub_epi32(set1(blake3_counter_high(counter)), carried);
+}
+
+/* Hashes in[0..3] (blocks blocks each, counters lo/hi per lane) to four CVs written at
+ * out[0..127]. */
+static void hash4(const uint8_t *const in[4], size_t blocks, const uint32_t key[8], __m128i lo,
+                  __m128i hi, uint8_t flags, uint8_t flags_start, uint8_t flags_end,
+                  uint8_t *out) {
   __m128i h[8], m[16], d[5];
   for (int i = 0; i < 8; i++) h[i] = set1(key[i]);
   if (blocks > 0) {
-    uint32_t f[4];
-    f[0] = (uint32_t)(flags | flags_start | (blocks == 1 ? flags_end : 0));
-    f[1] = flags;
-    f[2] = (uint32_t)(flags | flags_end);
-    f[3] = 0;
-    d[0] = ld(ctr_lo);
-    d[1] = ld(ctr_hi);
+    d[0] = lo;
+    d[1] = hi;
     d[2] = set1(BLAKE3_BLOCK_LEN);
-    d[3] = ld(f);
+    d[3] = _mm_setr_epi32((int)(flags | flags_start | (blocks == 1 ? flags_end : 0)), (int)flags,
+                          (int)(flags | flags_end), 0);
     hash4_blocks(in, blocks * BLAKE3_BLOCK_LEN, h, m, d);
   }
   transpose4(&h[0], &h[1], &h[2], &h[3]);
@@ -223,7 +233,6 @@ static void hash4(const uint8_t *const in[4], size_t blocks, const uint32_t key[
 void B3_SSE(blake3_hash_many)(const uint8_t *const *inputs, size_t num_inputs, size_t blocks,
                            const uint32_t key[8], uint64_t counter, int increment_counter,
                            uint8_t flags, uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
-  uint32_t lo[4], hi[4];
   size_t i = 0;
   while (i < num_inputs) {
     const size_t rest = num_inputs - i;
@@ -245,12 +254,9 @@ void B3_SSE(blake3_hash_many)(const uint8_t *const *inputs, size_t num_inputs, s
     /* Four or more, three, or two of several blocks: a group (padded: the spare lanes repeat
      * the last input and their CVs are dropped). */
     const uint8_t *in[4];
-    for (size_t k = 0; k < 4; k++) {
-      in[k] = inputs[i + (k < rest ? k : rest - 1)];
-      const uint64_t c = counter + (increment_counter ? i + k : 0);
-      lo[k] = blake3_counter_low(c);
-      hi[k] = blake3_counter_high(c);
-    }
+    for (size_t k = 0; k < 4; k++) in[k] = inputs[i + (k < rest ? k : rest - 1)];
+    __m128i lo, hi;
+    x_counters(counter + (increment_counter ? i : 0), increment_counter != 0, &lo, &hi);
     if (rest >= 4) {
       hash4(in, blocks, key, lo, hi, flags, flags_start, flags_end, out + 32 * i);
       i += 4;

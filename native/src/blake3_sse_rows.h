@@ -1,7 +1,8 @@
 /*
  * blake3-fast: the row-wise compression of one block in xmm registers: the 4x4 state is four
- * row vectors, diagonalised with pshufd, the message permuted with shufps. Its compiler flags
- * decide the rotations (see rot16). Included by blake3_sse.h (the SSE2 and SSE4.1 kernels); by
+ * row vectors, diagonalised with pshufd, the message permuted with shufps (the rounds:
+ * blake3_rows_body.h, shared with the two-states-per-ymm form). Its compiler flags decide the
+ * rotations (see rot16). Included by blake3_sse.h (the SSE2 and SSE4.1 kernels); by
  * blake3_avx2.c, which inlines it into the inputs its lanes leave over (its table entry names
  * SSE4.1's compression for single blocks: the same code, not inlined); and by
  * blake3_avx512.c, where every rotation is one vprord.
@@ -59,48 +60,6 @@ INLINE __m128i rot7(__m128i x) { return _mm_or_si128(_mm_srli_epi32(x, 7), _mm_s
 
 /* ---- row-wise compression ------------------------------------------------------------- */
 
-/* One block is a chain of dependent operations, so its speed is the latency of that chain.
- * In a = a + m + b, row b is the last to be ready (it ends every G), so a + m must be summed
- * first, while b is still being computed, leaving one add after b. gcc reassociates integer
- * vector adds freely and often sums m + b first, putting two adds after b on the chain; this
- * empty asm makes its argument an opaque value, so the sum of a and m is kept as written. */
-#ifdef __AVX512F__
-INLINE __m128i early(__m128i x) { __asm__("" : "+v"(x)); return x; }
-#else
-INLINE __m128i early(__m128i x) { __asm__("" : "+x"(x)); return x; }
-#endif
-
-/* Rows r0..r3 hold state words 0-3, 4-7, 8-11, 12-15. The column step uses the message words
- * a = (w0 w2 w4 w6), b = (w1 w3 w5 w7). For the diagonal step rows 0, 2 and 3 are rotated
- * (row 1 stays, it is the last one a G finishes), so lane j holds diagonal j-1; the diagonal
- * words are therefore kept rotated too: c = (w14 w8 w10 w12), d = (w15 w9 w11 w13). */
-INLINE void g_rows(__m128i *a, __m128i *b, __m128i *c, __m128i *d, __m128i mx, __m128i my) {
-  *a = add(early(add(*a, mx)), *b);
-  *d = rot16(xor(*d, *a));
-  *c = add(*c, *d);
-  *b = rot12(xor(*b, *c));
-  *a = add(early(add(*a, my)), *b);
-  *d = rot8(xor(*d, *a));
-  *c = add(*c, *d);
-  *b = rot7(xor(*b, *c));
-}
-
-INLINE void round_rows(__m128i r[4], __m128i a, __m128i b, __m128i c, __m128i d) {
-  g_rows(&r[0], &r[1], &r[2], &r[3], a, b);
-  r[0] = PSHUFD(r[0], 3, 0, 1, 2);
-  r[2] = PSHUFD(r[2], 1, 2, 3, 0);
-  r[3] = PSHUFD(r[3], 2, 3, 0, 1);
-  g_rows(&r[0], &r[1], &r[2], &r[3], c, d);
-  r[0] = PSHUFD(r[0], 1, 2, 3, 0);
-  r[2] = PSHUFD(r[2], 3, 0, 1, 2);
-  r[3] = PSHUFD(r[3], 2, 3, 0, 1);
-}
-
-/* Next round's (a, b, c, d) from this round's, by the BLAKE3 message permutation: with a, b,
- * c, d = (w0 w2 w4 w6), (w1 w3 w5 w7), (w14 w8 w10 w12), (w15 w9 w11 w13), the next round's are
- * (a1 b1 b3 a2), (a3 c2 a0 d3), (d0 b0 c3 d1), (c1 d2 b2 c0) (xk: lane k of x). Without
- * SSE4.1 every step is a shuffle; with it, blends take some of them: shuffles have one or two
- * ports on most cores, blends three. */
 #if defined(__SSE4_1__)
 #ifdef __AVX2__
 #define BLEND32(a, b, mask) _mm_blend_epi32((a), (b), (mask))
@@ -108,37 +67,40 @@ INLINE void round_rows(__m128i r[4], __m128i a, __m128i b, __m128i c, __m128i d)
 #define BLEND32(a, b, mask)                                                                  \
   _mm_castps_si128(_mm_blend_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b), (mask)))
 #endif
-INLINE void permute_msg(__m128i *pa, __m128i *pb, __m128i *pc, __m128i *pd) {
-  __m128i a = *pa, b = *pb, c = *pc, d = *pd;
-  *pa = PSHUFD(SHUFPS(a, b, 1, 2, 1, 3), 0, 2, 3, 1);                    /* a1 b1 b3 a2 */
-  *pb = BLEND32(PSHUFD(BLEND32(a, c, 0x4), 3, 2, 0, 0), d, 0x8);         /* a3 c2 a0 d3 */
-  *pc = SHUFPS(_mm_unpacklo_epi32(d, b), BLEND32(d, c, 0x8), 0, 1, 3, 1); /* d0 b0 c3 d1 */
-  *pd = PSHUFD(SHUFPS(c, _mm_unpackhi_epi32(d, b), 1, 0, 0, 1), 0, 2, 3, 1); /* c1 d2 b2 c0 */
-}
-#else
-INLINE void permute_msg(__m128i *pa, __m128i *pb, __m128i *pc, __m128i *pd) {
-  __m128i a = *pa, b = *pb, c = *pc, d = *pd;
-  *pa = PSHUFD(SHUFPS(a, b, 1, 2, 1, 3), 0, 2, 3, 1);                          /* a1 b1 b3 a2 */
-  *pb = SHUFPS(SHUFPS(a, c, 3, 3, 2, 2), SHUFPS(a, d, 0, 0, 3, 3), 0, 2, 0, 2); /* a3 c2 a0 d3 */
-  *pc = SHUFPS(SHUFPS(d, b, 0, 0, 0, 0), SHUFPS(c, d, 3, 3, 1, 1), 0, 2, 0, 2); /* d0 b0 c3 d1 */
-  *pd = SHUFPS(SHUFPS(c, d, 1, 1, 2, 2), SHUFPS(b, c, 2, 2, 0, 0), 0, 2, 0, 2); /* c1 d2 b2 c0 */
-}
 #endif
+#define ROWS_V __m128i
+#define ROWS_(name) name
+#define R_ADD add
+#define R_XOR xor
+#define R_ROT16 rot16
+#define R_ROT12 rot12
+#define R_ROT8 rot8
+#define R_ROT7 rot7
+#define R_PSHUFD PSHUFD
+#define R_SHUFPS SHUFPS
+#define R_BLEND32 BLEND32
+#define R_UNPACKLO32 _mm_unpacklo_epi32
+#define R_UNPACKHI32 _mm_unpackhi_epi32
+#include "blake3_rows_body.h"
+#undef ROWS_V
+#undef ROWS_
+#undef R_ADD
+#undef R_XOR
+#undef R_ROT16
+#undef R_ROT12
+#undef R_ROT8
+#undef R_ROT7
+#undef R_PSHUFD
+#undef R_SHUFPS
+#undef R_BLEND32
+#undef R_UNPACKLO32
+#undef R_UNPACKHI32
 
 /* The seven rounds on the rows r, set up by the caller, with the message block. */
-INLINE void rounds_rows(__m128i r[4], const uint8_t block[64]) {
-  __m128i w0 = ld(block), w1 = ld(block + 16), w2 = ld(block + 32), w3 = ld(block + 48);
-  __m128i a = SHUFPS(w0, w1, 0, 2, 0, 2);
-  __m128i b = SHUFPS(w0, w1, 1, 3, 1, 3);
-  __m128i c = PSHUFD(SHUFPS(w2, w3, 0, 2, 0, 2), 3, 0, 1, 2);
-  __m128i d = PSHUFD(SHUFPS(w2, w3, 1, 3, 1, 3), 3, 0, 1, 2);
-  /* Unrolled: as a loop, gcc passed a row through the stack at the loop's exit, on the chain. */
-#pragma GCC unroll 6
-  for (int i = 0; i < 6; i++) {
-    round_rows(r, a, b, c, d);
-    permute_msg(&a, &b, &c, &d);
-  }
-  round_rows(r, a, b, c, d);
+INLINE void rounds_block_rows(__m128i r[4], const uint8_t block[64]) {
+  __m128i m[4];
+  msg_rows(ld(block), ld(block + 16), ld(block + 32), ld(block + 48), m);
+  rounds_rows(r, m);
 }
 
 /* Row 3 of the initial state: counter, block length, flags. */
@@ -153,7 +115,7 @@ INLINE void compress_rows(__m128i r[4], const uint32_t cv[8], const uint8_t bloc
   r[1] = ld(cv + 4);
   r[2] = ld(blake3_iv);
   r[3] = counter_row(counter, block_len, flags);
-  rounds_rows(r, block);
+  rounds_block_rows(r, block);
 }
 
 INLINE void compress_in_place_rows(uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
@@ -176,7 +138,7 @@ INLINE void hash_one_rows(const uint8_t *input, size_t blocks, const uint32_t ke
   for (size_t b = 0; b < blocks; b++) {
     if (b + 1 == blocks) block_flags = (uint8_t)(block_flags | flags_end);
     __m128i r[4] = {h0, h1, ld(blake3_iv), counter_row(counter, BLAKE3_BLOCK_LEN, block_flags)};
-    rounds_rows(r, input + b * BLAKE3_BLOCK_LEN);
+    rounds_block_rows(r, input + b * BLAKE3_BLOCK_LEN);
     h0 = xor(r[0], r[2]);
     h1 = xor(r[1], r[3]);
     block_flags = flags;
@@ -201,14 +163,11 @@ INLINE void hash_two_blocks_rows(const uint8_t block0[64], const uint8_t block1[
   __m128i m[2][7][4];
   const uint8_t *blocks[2] = {block0, block1};
   for (int k = 0; k < 2; k++) {
-    __m128i w0 = ld(blocks[k]), w1 = ld(blocks[k] + 16), w2 = ld(blocks[k] + 32),
-            w3 = ld(blocks[k] + 48);
-    __m128i a = SHUFPS(w0, w1, 0, 2, 0, 2), b = SHUFPS(w0, w1, 1, 3, 1, 3);
-    __m128i c = PSHUFD(SHUFPS(w2, w3, 0, 2, 0, 2), 3, 0, 1, 2);
-    __m128i d = PSHUFD(SHUFPS(w2, w3, 1, 3, 1, 3), 3, 0, 1, 2);
+    __m128i w[4];
+    msg_rows(ld(blocks[k]), ld(blocks[k] + 16), ld(blocks[k] + 32), ld(blocks[k] + 48), w);
     for (int i = 0; i < 7; i++) {
-      m[k][i][0] = a, m[k][i][1] = b, m[k][i][2] = c, m[k][i][3] = d;
-      permute_msg(&a, &b, &c, &d);
+      m[k][i][0] = w[0], m[k][i][1] = w[1], m[k][i][2] = w[2], m[k][i][3] = w[3];
+      permute_msg(&w[0], &w[1], &w[2], &w[3]);
     }
   }
 #pragma GCC unroll 7
@@ -223,7 +182,7 @@ INLINE void hash_two_blocks_rows(const uint8_t block0[64], const uint8_t block1[
 }
 
 /* hash_many's case of exactly two single-block inputs left (i and i + 1: two parents), as
- * hash_two_blocks_rows: the x86 hash_many kernels all take it so. */
+ * hash_two_blocks_rows: the SSE2, SSE4.1 and AVX-512 hash_many take it so. */
 INLINE void hash_last_two_blocks_rows(const uint8_t *const *inputs, size_t i,
                                       const uint32_t key[8], uint64_t counter,
                                       int increment_counter, uint8_t flags, uint8_t *out) {

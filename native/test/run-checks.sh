@@ -142,6 +142,29 @@ if built asan; then
     "$h" --vectors "$vectors" --extra "$extra" --seed "$seed"
 fi
 
+# The x86 kernels' inline asm asks for registers, and how many the compiler has to give depends on
+# the optimisation level and the sanitizers (a frame pointer, instrumentation): every kernel file
+# must compile at -O0 as at -O2, with gcc and clang, with and without ASan + UBSan.
+if [[ $(uname -m) == x86_64 ]]; then
+  compilers=(gcc)
+  [[ $have_clang == 1 ]] && compilers+=(clang-19)
+  log=$logs/asm-levels.log
+  : >"$log"
+  ok=1
+  for cc in "${compilers[@]}"; do
+    for opts in "-O0" "-O2" "-O0 -fno-omit-frame-pointer -fsanitize=address,undefined" \
+      "-O2 -fno-omit-frame-pointer -fsanitize=address,undefined"; do
+      for f in sse2:"" sse41:-msse4.1 avx2:-mavx2 avx512:"-mavx512f -mavx512vl"; do
+        # shellcheck disable=SC2086 # opts and the ISA flags are word lists
+        "$cc" $opts ${f#*:} -std=gnu11 -Inative/src -c "native/src/blake3_${f%%:*}.c" \
+          -o "$scratch/asm-level.o" >>"$log" 2>&1 || { ok=0; echo "^ $cc $opts ${f%%:*}" >>"$log"; }
+      done
+    done
+  done
+  if [[ $ok == 1 ]]; then pass "x86 kernels compile at -O0/-O2, sanitizers or not" "${compilers[*]}"
+  else fail "x86 kernels compile at -O0/-O2, sanitizers or not" "a compile failed" "$log"; fi
+fi
+
 # ---- 2./3. valgrind: harness and JNI glue ---------------------------------------------------------
 echo "== 2. valgrind memcheck: harness (portable; valgrind's CPU) and the JNI glue"
 if [[ $have_valgrind == 0 ]]; then
