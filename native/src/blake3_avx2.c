@@ -18,29 +18,23 @@ void blake3_hash_many_avx2(const uint8_t *const *inputs, size_t num_inputs, size
   size_t i = 0;
   while (i < num_inputs) {
     const size_t rest = num_inputs - i;
-    if (rest == 2 || rest == 4) {
-      /* row-wise, two inputs per state (blake3_ymm_rows.h): a padded group costs eight */
-      const uint64_t c = counter + (increment_counter ? i : 0);
-      const int step = increment_counter != 0;
-      if (rest == 2) /* the pair count a constant in each call, for the unrolling */
-        hash_pairs_rows(inputs + i, 1, blocks, key, c, step, flags, flags_start, flags_end,
-                        out + 32 * i);
-      else
-        hash_pairs_rows(inputs + i, 2, blocks, key, c, step, flags, flags_start, flags_end,
-                        out + 32 * i);
+    const uint64_t c = counter + (increment_counter ? i : 0);
+    if (rest == 2 || rest == 4) { /* row-wise, two inputs per ymm: a padded group costs eight */
+      hash_last_pairs_rows(inputs + i, rest, blocks, key, c, increment_counter != 0, flags,
+                           flags_start, flags_end, out + 32 * i);
       return;
     }
     if (rest == 1) { /* a row-wise chain */
-      hash_one_rows(inputs[i], blocks, key, counter + (increment_counter ? i : 0), flags,
-                    flags_start, flags_end, out + 32 * i);
+      hash_one_rows(inputs[i], blocks, key, c, flags, flags_start, flags_end, out + 32 * i);
       return;
     }
-    /* Three to seven left: one padded group (the spare lanes repeat the last input) costs
-     * about what a narrower group would, and less than hashing them one by one. */
+    /* Eight or more left: a group. Three, five to seven: one padded group (the spare lanes
+     * repeat the last input) costs about what a narrower group would, and less than hashing
+     * them one by one. */
     const uint8_t *in[8];
     for (size_t k = 0; k < 8; k++) in[k] = inputs[i + (k < rest ? k : rest - 1)];
     __m256i lo, hi;
-    y_counters(counter + (increment_counter ? i : 0), increment_counter != 0, &lo, &hi);
+    y_counters(c, increment_counter != 0, &lo, &hi);
     if (rest >= 8) {
       hash8(in, blocks, key, lo, hi, flags, flags_start, flags_end, out + 32 * i);
       i += 8;

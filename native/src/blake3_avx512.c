@@ -304,14 +304,9 @@ void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, si
     const size_t rest = num_inputs - i;
     const uint64_t c = counter + (increment_counter ? i : 0);
     const int step = increment_counter != 0;
-    if (rest == 2 || rest == 4) {
-      /* row-wise, two inputs per state (blake3_ymm_rows.h): a padded group costs eight */
-      if (rest == 2) /* the pair count a constant in each call, for the unrolling */
-        hash_pairs_rows(inputs + i, 1, blocks, key, c, step, flags, flags_start, flags_end,
-                        out + 32 * i);
-      else
-        hash_pairs_rows(inputs + i, 2, blocks, key, c, step, flags, flags_start, flags_end,
-                        out + 32 * i);
+    if (rest == 2 || rest == 4) { /* row-wise, two inputs per ymm: a padded group costs eight */
+      hash_last_pairs_rows(inputs + i, rest, blocks, key, c, step, flags, flags_start, flags_end,
+                           out + 32 * i);
       return;
     }
     if (rest == 1) {

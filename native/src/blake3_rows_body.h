@@ -87,3 +87,17 @@ INLINE void ROWS_(rounds_rows)(ROWS_V r[4], const ROWS_V m[4]) {
   }
   ROWS_(round_rows)(r, a, b, c, d);
 }
+
+#undef ROWS_V
+#undef ROWS_
+#undef R_ADD
+#undef R_XOR
+#undef R_ROT16
+#undef R_ROT12
+#undef R_ROT8
+#undef R_ROT7
+#undef R_PSHUFD
+#undef R_SHUFPS
+#undef R_BLEND32
+#undef R_UNPACKLO32
+#undef R_UNPACKHI32

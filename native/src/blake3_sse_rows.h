@@ -82,19 +82,6 @@ INLINE __m128i rot7(__m128i x) { return _mm_or_si128(_mm_srli_epi32(x, 7), _mm_s
 #define R_UNPACKLO32 _mm_unpacklo_epi32
 #define R_UNPACKHI32 _mm_unpackhi_epi32
 #include "blake3_rows_body.h"
-#undef ROWS_V
-#undef ROWS_
-#undef R_ADD
-#undef R_XOR
-#undef R_ROT16
-#undef R_ROT12
-#undef R_ROT8
-#undef R_ROT7
-#undef R_PSHUFD
-#undef R_SHUFPS
-#undef R_BLEND32
-#undef R_UNPACKLO32
-#undef R_UNPACKHI32
 
 /* The seven rounds on the rows r, set up by the caller, with the message block. */
 INLINE void rounds_block_rows(__m128i r[4], const uint8_t block[64]) {

@@ -58,19 +58,6 @@ INLINE __m256i yr_rot7(__m256i x) {
 #define R_UNPACKLO32 _mm256_unpacklo_epi32
 #define R_UNPACKHI32 _mm256_unpackhi_epi32
 #include "blake3_rows_body.h"
-#undef ROWS_V
-#undef ROWS_
-#undef R_ADD
-#undef R_XOR
-#undef R_ROT16
-#undef R_ROT12
-#undef R_ROT8
-#undef R_ROT7
-#undef R_PSHUFD
-#undef R_SHUFPS
-#undef R_BLEND32
-#undef R_UNPACKLO32
-#undef R_UNPACKHI32
 
 /* 16 bytes at p0 in the low half, 16 at p1 in the high half. */
 INLINE __m256i yr_halves(const uint8_t *p0, const uint8_t *p1) {
@@ -128,6 +115,16 @@ INLINE void hash_pairs_rows(const uint8_t *const in[], int pairs, size_t blocks,
     st(out + 64 * p + 32, _mm256_extracti128_si256(h[p][0], 1));
     st(out + 64 * p + 48, _mm256_extracti128_si256(h[p][1], 1));
   }
+}
+
+/* hash_many's last two or four inputs (rest), from inputs[0], counter the first one's. */
+INLINE void hash_last_pairs_rows(const uint8_t *const *inputs, size_t rest, size_t blocks,
+                                 const uint32_t key[8], uint64_t counter, int step, uint8_t flags,
+                                 uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
+  if (rest == 2) /* the pair count a constant in each call, for the unrolling */
+    hash_pairs_rows(inputs, 1, blocks, key, counter, step, flags, flags_start, flags_end, out);
+  else
+    hash_pairs_rows(inputs, 2, blocks, key, counter, step, flags, flags_start, flags_end, out);
 }
 
 #endif /* BLAKE3_YMM_ROWS_H */
