@@ -21,7 +21,6 @@
 
 /* ---- vector helpers: z_ for zmm (y_ for ymm: blake3_ymm8.h) ----------------------------- */
 
-INLINE __m512i z_ld(const void *p) { return _mm512_loadu_si512(p); }
 INLINE __m512i z_add(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
 INLINE __m512i z_xor(__m512i a, __m512i b) { return _mm512_xor_si512(a, b); }
 INLINE __m512i z_set1(uint32_t x) { return _mm512_set1_epi32((int)x); }
