@@ -61,10 +61,11 @@ INLINE void ROWS_(permute_msg)(ROWS_V *pa, ROWS_V *pb, ROWS_V *pc, ROWS_V *pd) {
 #else
 INLINE void ROWS_(permute_msg)(ROWS_V *pa, ROWS_V *pb, ROWS_V *pc, ROWS_V *pd) {
   ROWS_V a = *pa, b = *pb, c = *pc, d = *pd;
-  *pa = R_PSHUFD(R_SHUFPS(a, b, 1, 2, 1, 3), 0, 2, 3, 1);                       /* a1 b1 b3 a2 */
-  *pb = R_SHUFPS(R_SHUFPS(a, c, 3, 3, 2, 2), R_SHUFPS(a, d, 0, 0, 3, 3), 0, 2, 0, 2); /* a3 c2 a0 d3 */
-  *pc = R_SHUFPS(R_SHUFPS(d, b, 0, 0, 0, 0), R_SHUFPS(c, d, 3, 3, 1, 1), 0, 2, 0, 2); /* d0 b0 c3 d1 */
-  *pd = R_SHUFPS(R_SHUFPS(c, d, 1, 1, 2, 2), R_SHUFPS(b, c, 2, 2, 0, 0), 0, 2, 0, 2); /* c1 d2 b2 c0 */
+  /* a1 b1 b3 a2, a3 c2 a0 d3, d0 b0 c3 d1, c1 d2 b2 c0 */
+  *pa = R_PSHUFD(R_SHUFPS(a, b, 1, 2, 1, 3), 0, 2, 3, 1);
+  *pb = R_SHUFPS(R_SHUFPS(a, c, 3, 3, 2, 2), R_SHUFPS(a, d, 0, 0, 3, 3), 0, 2, 0, 2);
+  *pc = R_SHUFPS(R_SHUFPS(d, b, 0, 0, 0, 0), R_SHUFPS(c, d, 3, 3, 1, 1), 0, 2, 0, 2);
+  *pd = R_SHUFPS(R_SHUFPS(c, d, 1, 1, 2, 2), R_SHUFPS(b, c, 2, 2, 0, 0), 0, 2, 0, 2);
 }
 #endif
 

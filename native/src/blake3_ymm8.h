@@ -1,9 +1,9 @@
 /*
  * blake3-fast: eight inputs across the 32-bit lanes of ymm registers, for blake3_avx2.c's
- * hash_many and blake3_avx512.c's groups of two to eight inputs. Built with -mavx2 the
- * compression is one asm statement (16 registers: see y_block); built with AVX-512VL it is C
- * with vprord, and the includer may define B3Y_ROUNDS() (the seven rounds on v[] and m[] with
- * the y_ operations) before including.
+ * hash_many and subtree and blake3_avx512.c's groups of three, five to eight inputs. Built with
+ * -mavx2 a compression is asm (16 registers: see y_block), and so is hash8_words' whole block
+ * loop; built with AVX-512VL it is C with vprord, and the includer may define B3Y_ROUNDS() (the
+ * seven rounds on v[] and m[] with the y_ operations) before including.
  */
 #ifndef BLAKE3_YMM8_H
 #define BLAKE3_YMM8_H
