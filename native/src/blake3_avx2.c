@@ -1,10 +1,11 @@
 /*
  * blake3-fast: AVX2 kernels (compiled with -mavx2).
  *
- *   hash_many  eight inputs at a time, one per 32-bit lane of a ymm (blake3_ymm8.h); one or
- *              two left over go row-wise, through the SSE4.1 file's compression compiled here
- *              (hash_one_rows, hash_two_rows: blake3_sse_rows.h). For single blocks the table
- *              names SSE4.1's compression itself (BLAKE3_ISAS).
+ *   hash_many  eight inputs at a time, one per 32-bit lane of a ymm (blake3_ymm8.h); two or
+ *              four left over go row-wise two per ymm (hash_pairs_rows, blake3_ymm_rows.h),
+ *              one through the SSE4.1 file's compression compiled here (hash_one_rows,
+ *              blake3_sse_rows.h). For single blocks the table names SSE4.1's compression
+ *              itself (BLAKE3_ISAS).
  *   subtree    sixteen chunks at a time as two eight-lane groups, their CVs kept word-major
  *              between levels (blake3_subtree16.h)
  */

@@ -169,7 +169,7 @@ INLINE void hash_two_blocks_rows(const uint8_t block0[64], const uint8_t block1[
 }
 
 /* hash_many's case of exactly two single-block inputs left (i and i + 1: two parents), as
- * hash_two_blocks_rows: the SSE2, SSE4.1 and AVX-512 hash_many take it so. */
+ * hash_two_blocks_rows: the SSE2 and SSE4.1 hash_many take it so. */
 INLINE void hash_last_two_blocks_rows(const uint8_t *const *inputs, size_t i,
                                       const uint32_t key[8], uint64_t counter,
                                       int increment_counter, uint8_t flags, uint8_t *out) {
