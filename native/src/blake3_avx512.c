@@ -432,11 +432,11 @@ static void reduce16(const __m512i h[8], const uint32_t key[8], uint8_t flags, s
   for (int j = 0; j < 4; j++)
     cv[j] = _mm256_inserti128_si256(_mm256_castsi128_si256(t[j]), t[4 + j], 1);
 
-  /* two independent compressions, side by side (hash_two_blocks_rows) */
+  /* two independent compressions, one per half of a ymm (hash_pairs_rows) */
   uint8_t blocks[4 * 32], two[2 * 32];
   for (int j = 0; j < 4; j++) y_st(blocks + 32 * j, cv[j]);
-  hash_two_blocks_rows(blocks, blocks + 64, key, 0, 0, (uint8_t)(flags | PARENT), two,
-                       two + 32);
+  const uint8_t *children[2] = {blocks, blocks + 64};
+  hash_pairs_rows(children, 1, 1, key, 0, 0, (uint8_t)(flags | PARENT), 0, 0, two);
   const __m256i left = _mm256_loadu_si256((const __m256i *)two);
   const __m256i right = _mm256_loadu_si256((const __m256i *)(two + 32));
   if (outs == 2) {
