@@ -5,7 +5,8 @@
  * Included (no guard: once per width) by blake3_sse_rows.h with ROWS_V = __m128i and by
  * blake3_ymm_rows.h with __m256i. The includer defines ROWS_V, ROWS_(name) and the operations
  * R_ADD, R_XOR, R_ROT16, R_ROT12, R_ROT8, R_ROT7, R_PSHUFD, R_SHUFPS, R_BLEND32 (an 8-bit
- * mask, the same in each half), R_UNPACKLO32, R_UNPACKHI32.
+ * mask, the same in each half), R_UNPACKLO32, R_UNPACKHI32; the end of this file undefines
+ * them, so that the next width can define its own.
  */
 
 /* One block is a chain of dependent operations, so its speed is the latency of that chain.
