@@ -106,6 +106,17 @@ _Alignas(32) static const uint8_t y_rot8_bytes[32] = {1, 2,  3,  0,  5,  6,  7, 
                                                       8, 13, 14, 15, 12, 1,  2,  3,  0,  5,  6,
                                                       7, 4,  9,  10, 11, 8,  13, 14, 15, 12};
 
+/* The rotations as C, for code outside the asm (blake3_ymm_rows.h): by 16 and 8 one vpshufb
+ * with the tables above, by 12 and 7 two shifts and an OR. */
+B3Y_INLINE __m256i y_rot16(__m256i x) { return _mm256_shuffle_epi8(x, y_ld(y_rot16_bytes)); }
+B3Y_INLINE __m256i y_rot8(__m256i x) { return _mm256_shuffle_epi8(x, y_ld(y_rot8_bytes)); }
+B3Y_INLINE __m256i y_rot12(__m256i x) {
+  return _mm256_or_si256(_mm256_srli_epi32(x, 12), _mm256_slli_epi32(x, 20));
+}
+B3Y_INLINE __m256i y_rot7(__m256i x) {
+  return _mm256_or_si256(_mm256_srli_epi32(x, 7), _mm256_slli_epi32(x, 25));
+}
+
 #define Y_LD(i, src) "vmovdqa " src "," Y_V(i) "\n\t"
 #define Y_ST(i, dst) "vmovdqa " Y_V(i) "," dst "\n\t"
 

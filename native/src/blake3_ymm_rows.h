@@ -3,8 +3,8 @@
  * (blake3_rows_body.h's rounds at width 256). A block alone is a chain of dependent operations
  * that leaves most of the core idle; a second block in the other half rides along in the same
  * instructions, at the cost of one. For the inputs an eight-lane group would mostly pad: two
- * left over by hash_many's groups, two parents at the top of a subtree. Needs AVX2; with
- * AVX-512VL (the AVX-512 file) every rotation is one vprord.
+ * left over by hash_many's groups, two parents at the top of a subtree. Needs AVX2; the
+ * operations are blake3_ymm8.h's (with AVX-512VL every rotation is one vprord).
  */
 #ifndef BLAKE3_YMM_ROWS_H
 #define BLAKE3_YMM_ROWS_H
@@ -12,32 +12,8 @@
 #include <immintrin.h>
 
 #include "blake3_sse_rows.h"
+#include "blake3_ymm8.h" /* y_add, y_xor, y_rot16..y_rot7, ld_halves */
 
-INLINE __m256i yr_add(__m256i a, __m256i b) { return _mm256_add_epi32(a, b); }
-INLINE __m256i yr_xor(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
-#ifdef __AVX512VL__
-INLINE __m256i yr_rot16(__m256i x) { return _mm256_ror_epi32(x, 16); }
-INLINE __m256i yr_rot12(__m256i x) { return _mm256_ror_epi32(x, 12); }
-INLINE __m256i yr_rot8(__m256i x) { return _mm256_ror_epi32(x, 8); }
-INLINE __m256i yr_rot7(__m256i x) { return _mm256_ror_epi32(x, 7); }
-#else
-INLINE __m256i yr_rot16(__m256i x) {
-  return _mm256_shuffle_epi8(x, _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15,
-                                                 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9,
-                                                 14, 15, 12, 13));
-}
-INLINE __m256i yr_rot8(__m256i x) {
-  return _mm256_shuffle_epi8(x, _mm256_setr_epi8(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14,
-                                                 15, 12, 1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8,
-                                                 13, 14, 15, 12));
-}
-INLINE __m256i yr_rot12(__m256i x) {
-  return _mm256_or_si256(_mm256_srli_epi32(x, 12), _mm256_slli_epi32(x, 20));
-}
-INLINE __m256i yr_rot7(__m256i x) {
-  return _mm256_or_si256(_mm256_srli_epi32(x, 7), _mm256_slli_epi32(x, 25));
-}
-#endif
 #define YR_PSHUFD(x, i0, i1, i2, i3) _mm256_shuffle_epi32((x), _MM_SHUFFLE(i3, i2, i1, i0))
 #define YR_SHUFPS(a, b, i0, i1, i2, i3)                                                      \
   _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b),     \
@@ -46,23 +22,18 @@ INLINE __m256i yr_rot7(__m256i x) {
 
 #define ROWS_V __m256i
 #define ROWS_(name) name##_y
-#define R_ADD yr_add
-#define R_XOR yr_xor
-#define R_ROT16 yr_rot16
-#define R_ROT12 yr_rot12
-#define R_ROT8 yr_rot8
-#define R_ROT7 yr_rot7
+#define R_ADD y_add
+#define R_XOR y_xor
+#define R_ROT16 y_rot16
+#define R_ROT12 y_rot12
+#define R_ROT8 y_rot8
+#define R_ROT7 y_rot7
 #define R_PSHUFD YR_PSHUFD
 #define R_SHUFPS YR_SHUFPS
 #define R_BLEND32 YR_BLEND32
 #define R_UNPACKLO32 _mm256_unpacklo_epi32
 #define R_UNPACKHI32 _mm256_unpackhi_epi32
 #include "blake3_rows_body.h"
-
-/* 16 bytes at p0 in the low half, 16 at p1 in the high half. */
-INLINE __m256i yr_halves(const uint8_t *p0, const uint8_t *p1) {
-  return _mm256_inserti128_si256(_mm256_castsi128_si256(ld(p0)), ld(p1), 1);
-}
 
 /* hash_many's work for 2 * pairs inputs (pairs 1 or 2, a constant where inlined): in[j], with
  * counter counter + j * step (step 0 or 1), blocks blocks each; CV j to out + 32 * j. Pair p is
@@ -89,8 +60,8 @@ INLINE void hash_pairs_rows(const uint8_t *const in[], int pairs, size_t blocks,
     for (int p = 0; p < pairs; p++) {
       const uint8_t *p0 = in[2 * p] + blk * BLAKE3_BLOCK_LEN;
       const uint8_t *p1 = in[2 * p + 1] + blk * BLAKE3_BLOCK_LEN;
-      msg_rows_y(yr_halves(p0, p1), yr_halves(p0 + 16, p1 + 16), yr_halves(p0 + 32, p1 + 32),
-                 yr_halves(p0 + 48, p1 + 48), m[p]);
+      msg_rows_y(ld_halves(p0, p1), ld_halves(p0 + 16, p1 + 16), ld_halves(p0 + 32, p1 + 32),
+                 ld_halves(p0 + 48, p1 + 48), m[p]);
       r[p][0] = h[p][0];
       r[p][1] = h[p][1];
       r[p][2] = iv;
@@ -104,8 +75,8 @@ INLINE void hash_pairs_rows(const uint8_t *const in[], int pairs, size_t blocks,
         if (i < 6) permute_msg_y(&m[p][0], &m[p][1], &m[p][2], &m[p][3]);
       }
     for (int p = 0; p < pairs; p++) {
-      h[p][0] = yr_xor(r[p][0], r[p][2]);
-      h[p][1] = yr_xor(r[p][1], r[p][3]);
+      h[p][0] = y_xor(r[p][0], r[p][2]);
+      h[p][1] = y_xor(r[p][1], r[p][3]);
     }
     block_flags = flags;
   }
