@@ -6,9 +6,9 @@
  *
  *   compress_in_place / compress_xof  one block, row-wise (blake3_sse_rows.h)
  *   hash_many                         four inputs at a time, one per 32-bit lane, the blocks
- *                                     in inline assembly (hash4_blocks); one input left
- *                                     over row-wise (hash_one_rows), two single blocks
- *                                     row-wise side by side (hash_two_blocks_rows)
+ *                                     in inline assembly (hash4_blocks); two inputs left
+ *                                     over row-wise side by side, the rounds in inline
+ *                                     assembly (hash_two_rows); one row-wise (hash_one_rows)
  */
 #ifndef B3_SSE
 #error "include blake3_sse.h from an ISA file that defines B3_SSE(fn)"
@@ -194,6 +194,145 @@ INLINE void hash4_blocks(const uint8_t *const in[4], size_t end, __m128i h[8], _
             "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
 }
 
+/* ---- two inputs row-wise, side by side ------------------------------------------------- */
+
+/* Two inputs of several blocks. A padded four-lane group does four inputs' work for two; one
+ * input row-wise is a single chain of dependent operations (a block's latency), and two such
+ * chains one after the other are twice that. Here the two states take eight registers and their
+ * operations alternate, A's then B's, so that each fills the other's latency; rows a, b of a
+ * state are its CV, kept in registers from block to block. The message vectors live in memory
+ * (m[input][round][4]), read by the adds; each round's are computed during the round before it,
+ * a few shuffles after each half step, and the next block's first ones during the last round,
+ * so that they fill the chains' gaps too (computed all before the rounds, as gcc code, they
+ * cost about 15% more time).
+ * One asm statement per block: gcc's allocation of the same intrinsics spilled state rows
+ * (1.25x the official two-input code's time, measured). Row layout, diagonalisation and the
+ * message permutation are blake3_rows_body.h's. */
+#define B3P_OP2(op, s0, d0, s1, d1)                                                           \
+  #op " %[" #s0 "], %[" #d0 "]\n\t" #op " %[" #s1 "], %[" #d1 "]\n\t"
+#define B3P_SHIFTROT2(n, x0, x1)                                                               \
+  "movdqa %[" #x0 "], %[t0]\n\tmovdqa %[" #x1 "], %[t1]\n\t"                                    \
+  "psrld $" #n ", %[t0]\n\tpsrld $" #n ", %[t1]\n\t"                                            \
+  "pslld $32-" #n ", %[" #x0 "]\n\tpslld $32-" #n ", %[" #x1 "]\n\t"                            \
+  "por %[t0], %[" #x0 "]\n\tpor %[t1], %[" #x1 "]\n\t"
+#ifdef __SSSE3__
+#define B3P_ROT16(x0, x1) "pshufb 64(%[k]), %[" #x0 "]\n\tpshufb 64(%[k]), %[" #x1 "]\n\t"
+#define B3P_ROT8(x0, x1) "pshufb 80(%[k]), %[" #x0 "]\n\tpshufb 80(%[k]), %[" #x1 "]\n\t"
+#else
+#define B3P_SWAP16(x)                                                                          \
+  "pshuflw $0xb1, %[" #x "], %[" #x "]\n\tpshufhw $0xb1, %[" #x "], %[" #x "]\n\t"
+#define B3P_ROT16(x0, x1) B3P_SWAP16(x0) B3P_SWAP16(x1)
+#define B3P_ROT8(x0, x1) B3P_SHIFTROT2(8, x0, x1)
+#endif
+#define B3P_ROT12(x0, x1) B3P_SHIFTROT2(12, x0, x1)
+#define B3P_ROT7(x0, x1) B3P_SHIFTROT2(7, x0, x1)
+/* Message vector v (0..3) of round r of input i, in memory. */
+#define B3P_M(i, r, v) "16*(28*" #i "+4*" #r "+" #v ")(%[m])"
+/* Half a G step on both states, with message vector v of round r. */
+#define B3P_HALF(r, v, ROTD, ROTB)                                                             \
+  "paddd " B3P_M(0, r, v) ", %[a0]\n\tpaddd " B3P_M(1, r, v) ", %[a1]\n\t"                      \
+  B3P_OP2(paddd, b0, a0, b1, a1) B3P_OP2(pxor, a0, d0, a1, d1) ROTD(d0, d1)                   \
+  B3P_OP2(paddd, d0, c0, d1, c1) B3P_OP2(pxor, c0, b0, c1, b1) ROTB(b0, b1)
+/* pshufd on rows 0, 2, 3 of both states (row 1 stays) */
+#define B3P_SHUF3(i0, i2, i3)                                                                  \
+  "pshufd $" #i0 ", %[a0], %[a0]\n\tpshufd $" #i0 ", %[a1], %[a1]\n\t"                          \
+  "pshufd $" #i2 ", %[c0], %[c0]\n\tpshufd $" #i2 ", %[c1], %[c1]\n\t"                          \
+  "pshufd $" #i3 ", %[d0], %[d0]\n\tpshufd $" #i3 ", %[d1], %[d1]\n\t"
+/* permute_msg from round r's vectors A B C D of input i to round r + 1's, one vector at a time
+ * (p0, p1 scratch): A' = (A1 B1 B3 A2), B' = (A3 C2 A0 D3), C' = (D0 B0 C3 D1),
+ * D' = (C1 D2 B2 C0). The shuffles take their second operand from memory. */
+#define B3P_LD(i, r, v, x) "movdqa " B3P_M(i, r, v) ", %[" #x "]\n\t"
+#define B3P_ST(i, r, v, x) "movdqa %[" #x "], " B3P_M(i, r, v) "\n\t"
+#define B3P_PERM_A(i, r, n)                                                                    \
+  B3P_LD(i, r, 0, p0) "shufps $0xd9, " B3P_M(i, r, 1) ", %[p0]\n\t"                             \
+  "pshufd $0x78, %[p0], %[p0]\n\t" B3P_ST(i, n, 0, p0)
+#ifdef __SSE4_1__
+#define B3P_PERM_B(i, r, n)                                                                    \
+  B3P_LD(i, r, 0, p1) "blendps $4, " B3P_M(i, r, 2) ", %[p1]\n\tpshufd $0x0b, %[p1], %[p1]\n\t" \
+  "blendps $8, " B3P_M(i, r, 3) ", %[p1]\n\t" B3P_ST(i, n, 1, p1)
+#define B3P_PERM_C(i, r, n)                                                                    \
+  B3P_LD(i, r, 3, p0) "punpckldq " B3P_M(i, r, 1) ", %[p0]\n\t"                                 \
+  B3P_LD(i, r, 3, p1) "blendps $8, " B3P_M(i, r, 2) ", %[p1]\n\t"                               \
+  "shufps $0x74, %[p1], %[p0]\n\t" B3P_ST(i, n, 2, p0)
+#define B3P_PERM_D(i, r, n)                                                                    \
+  B3P_LD(i, r, 3, p1) "punpckhdq " B3P_M(i, r, 1) ", %[p1]\n\t"                                 \
+  B3P_LD(i, r, 2, p0) "shufps $0x41, %[p1], %[p0]\n\tpshufd $0x78, %[p0], %[p0]\n\t"            \
+  B3P_ST(i, n, 3, p0)
+#else
+#define B3P_PERM_B(i, r, n)                                                                    \
+  B3P_LD(i, r, 0, p0) "shufps $0xaf, " B3P_M(i, r, 2) ", %[p0]\n\t"                             \
+  B3P_LD(i, r, 0, p1) "shufps $0xf0, " B3P_M(i, r, 3) ", %[p1]\n\t"                             \
+  "shufps $0x88, %[p1], %[p0]\n\t" B3P_ST(i, n, 1, p0)
+#define B3P_PERM_C(i, r, n)                                                                    \
+  B3P_LD(i, r, 3, p0) "shufps $0x00, " B3P_M(i, r, 1) ", %[p0]\n\t"                             \
+  B3P_LD(i, r, 2, p1) "shufps $0x5f, " B3P_M(i, r, 3) ", %[p1]\n\t"                             \
+  "shufps $0x88, %[p1], %[p0]\n\t" B3P_ST(i, n, 2, p0)
+#define B3P_PERM_D(i, r, n)                                                                    \
+  B3P_LD(i, r, 2, p0) "shufps $0xa5, " B3P_M(i, r, 3) ", %[p0]\n\t"                             \
+  B3P_LD(i, r, 1, p1) "shufps $0x0a, " B3P_M(i, r, 2) ", %[p1]\n\t"                             \
+  "shufps $0x88, %[p1], %[p0]\n\t" B3P_ST(i, n, 3, p0)
+#endif
+/* msg_rows of the block at register operand p, to input i's first-round vectors: words 0-3 and
+ * 4-7 (m[0], m[1]), then 8-11 and 12-15 (m[2], m[3]). In the last round, for the next block. */
+#define B3P_MSG_PAIR(i, p, off, v, rot)                                                        \
+  "movdqu " #off "(%[" #p "]), %[p0]\n\tmovdqu " #off "+16(%[" #p "]), %[p1]\n\t"                \
+  "movdqa %[p0], %[t0]\n\tshufps $0x88, %[p1], %[t0]\n\tshufps $0xdd, %[p1], %[p0]\n\t" rot      \
+  "movdqa %[t0], " B3P_M(i, 0, v) "\n\tmovdqa %[p0], " B3P_M(i, 0, v + 1) "\n\t"
+#define B3P_MSG01(i, p) B3P_MSG_PAIR(i, p, 0, 0, "")
+#define B3P_MSG23(i, p)                                                                        \
+  B3P_MSG_PAIR(i, p, 32, 2, "pshufd $0x93, %[t0], %[t0]\n\tpshufd $0x93, %[p0], %[p0]\n\t")
+/* Round r, with P0..P3 after its four half steps (the next round's message vectors, or
+ * nothing in the last round). */
+#define B3P_ROUND_P(r, n, P0, P1, P2, P3)                                                      \
+  B3P_HALF(r, 0, B3P_ROT16, B3P_ROT12) P0 B3P_HALF(r, 1, B3P_ROT8, B3P_ROT7) P1               \
+  B3P_SHUF3(0x93, 0x39, 0x4e)                                                                  \
+  B3P_HALF(r, 2, B3P_ROT16, B3P_ROT12) P2 B3P_HALF(r, 3, B3P_ROT8, B3P_ROT7) P3               \
+  B3P_SHUF3(0x39, 0x93, 0x4e)
+#define B3P_ROUND(r, n)                                                                        \
+  B3P_ROUND_P(r, n, B3P_PERM_A(0, r, n) B3P_PERM_B(0, r, n), B3P_PERM_C(0, r, n)               \
+              B3P_PERM_D(0, r, n), B3P_PERM_A(1, r, n) B3P_PERM_B(1, r, n),                    \
+              B3P_PERM_C(1, r, n) B3P_PERM_D(1, r, n))
+
+/* in0 and in1, blocks blocks each, counters c0 and c1, to their CVs at out0 and out1 (the key,
+ * for no blocks). */
+INLINE void hash_two_rows(const uint8_t *in0, const uint8_t *in1, size_t blocks,
+                          const uint32_t key[8], uint64_t c0, uint64_t c1, uint8_t flags,
+                          uint8_t flags_start, uint8_t flags_end, uint8_t out0[BLAKE3_OUT_LEN],
+                          uint8_t out1[BLAKE3_OUT_LEN]) {
+  __m128i a0 = ld(key), b0 = ld(key + 4), a1 = a0, b1 = b0;
+  __m128i m[2][7][4];
+  uint8_t block_flags = (uint8_t)(flags | flags_start);
+  if (blocks > 0) {
+    msg_rows(ld(in0), ld(in0 + 16), ld(in0 + 32), ld(in0 + 48), m[0][0]);
+    msg_rows(ld(in1), ld(in1 + 16), ld(in1 + 32), ld(in1 + 48), m[1][0]);
+  }
+  for (size_t b = 0; b < blocks; b++) {
+    /* the next blocks, whose first vectors the last round computes; after the last block, the
+     * last block again (read, not used) */
+    const size_t next = b + 1 < blocks ? (b + 1) * BLAKE3_BLOCK_LEN : b * BLAKE3_BLOCK_LEN;
+    const uint8_t *n0 = in0 + next, *n1 = in1 + next;
+    if (b + 1 == blocks) block_flags = (uint8_t)(block_flags | flags_end);
+    __m128i c0r = ld(blake3_iv), c1r = c0r, t0, t1, p0, p1;
+    __m128i d0 = counter_row(c0, BLAKE3_BLOCK_LEN, block_flags);
+    __m128i d1 = counter_row(c1, BLAKE3_BLOCK_LEN, block_flags);
+    __asm__(B3P_ROUND(0, 1) B3P_ROUND(1, 2) B3P_ROUND(2, 3) B3P_ROUND(3, 4) B3P_ROUND(4, 5)
+            B3P_ROUND(5, 6)
+            B3P_ROUND_P(6, 7, B3P_MSG01(0, n0), B3P_MSG23(0, n0), B3P_MSG01(1, n1), B3P_MSG23(1, n1))
+            B3P_OP2(pxor, c0, a0, c1, a1) B3P_OP2(pxor, d0, b0, d1, b1)
+            : [a0] "+x"(a0), [b0] "+x"(b0), [c0] "+x"(c0r), [d0] "+x"(d0), [a1] "+x"(a1),
+              [b1] "+x"(b1), [c1] "+x"(c1r), [d1] "+x"(d1), [t0] "=&x"(t0), [t1] "=&x"(t1),
+              [p0] "=&x"(p0), [p1] "=&x"(p1), "+m"(m)
+            : [m] "r"(m), [k] "r"(b3s_consts), [n0] "r"(n0), [n1] "r"(n1),
+              "m"(*(const uint8_t(*)[BLAKE3_BLOCK_LEN])n0),
+              "m"(*(const uint8_t(*)[BLAKE3_BLOCK_LEN])n1));
+    block_flags = flags;
+  }
+  st(out0, a0);
+  st(out0 + 16, b0);
+  st(out1, a1);
+  st(out1 + 16, b1);
+}
+
 /* Lane k's block counter, counter + k * step (step 0 or 1), as its low and high words. Built in
  * registers: four 32-bit stores read back as one vector miss store-to-load forwarding, a stall
  * at every call. */
@@ -236,23 +375,21 @@ void B3_SSE(blake3_hash_many)(const uint8_t *const *inputs, size_t num_inputs, s
   size_t i = 0;
   while (i < num_inputs) {
     const size_t rest = num_inputs - i;
-    if (rest == 2 && blocks == 1) {
-      /* Two single blocks (parents): row-wise, side by side. A padded group's setup outweighs
-       * one block. */
-      hash_last_two_blocks_rows(inputs, i, key, counter, increment_counter,
-                                (uint8_t)(flags | flags_start | flags_end), out);
+    if (rest == 2) {
+      const uint64_t c = counter + (increment_counter ? i : 0);
+      hash_two_rows(inputs[i], inputs[i + 1], blocks, key, c, c + (increment_counter ? 1 : 0),
+                    flags, flags_start, flags_end, out + 32 * i, out + 32 * i + 32);
       return;
     }
     if (rest == 1) {
-      /* One left: row-wise, a chain of compressions. Two inputs of many blocks go as one
-       * padded group: two row-wise chains cost more than four lanes' blocks (measured). */
+      /* One left: row-wise, a chain of compressions. */
       for (size_t k = i; k < num_inputs; k++)
         hash_one_rows(inputs[k], blocks, key, counter + (increment_counter ? k : 0), flags,
                       flags_start, flags_end, out + 32 * k);
       return;
     }
-    /* Four or more, three, or two of several blocks: a group (padded: the spare lanes repeat
-     * the last input and their CVs are dropped). */
+    /* Four or more, or three: a group (padded: the spare lane repeats the last input and its
+     * CV is dropped; three inputs row-wise would cost more than the fourth lane). */
     const uint8_t *in[4];
     for (size_t k = 0; k < 4; k++) in[k] = inputs[i + (k < rest ? k : rest - 1)];
     __m128i lo, hi;

@@ -134,48 +134,4 @@ INLINE void hash_one_rows(const uint8_t *input, size_t blocks, const uint32_t ke
   st(out + 16, h1);
 }
 
-/* Two independent single-block compressions (two parents of a level, whose inputs are ready
- * together) in one instruction stream, step by step: a block alone is a chain of dependent
- * operations that leaves most of the core idle, so the second one's operations fill the gaps
- * of the first instead of waiting for its end. out0/out1 may alias block0/block1. */
-INLINE void hash_two_blocks_rows(const uint8_t block0[64], const uint8_t block1[64],
-                                 const uint32_t key[8], uint64_t counter0, uint64_t counter1,
-                                 uint8_t flags, uint8_t out0[BLAKE3_OUT_LEN],
-                                 uint8_t out1[BLAKE3_OUT_LEN]) {
-  __m128i r[4] = {ld(key), ld(key + 4), ld(blake3_iv),
-                  counter_row(counter0, BLAKE3_BLOCK_LEN, flags)};
-  __m128i s[4] = {r[0], r[1], r[2], counter_row(counter1, BLAKE3_BLOCK_LEN, flags)};
-  /* The seven rounds' message vectors of both blocks first, off the chains, so that the
-   * rounds hold only the two states in registers (both messages as well would spill). */
-  __m128i m[2][7][4];
-  const uint8_t *blocks[2] = {block0, block1};
-  for (int k = 0; k < 2; k++) {
-    __m128i w[4];
-    msg_rows(ld(blocks[k]), ld(blocks[k] + 16), ld(blocks[k] + 32), ld(blocks[k] + 48), w);
-    for (int i = 0; i < 7; i++) {
-      m[k][i][0] = w[0], m[k][i][1] = w[1], m[k][i][2] = w[2], m[k][i][3] = w[3];
-      permute_msg(&w[0], &w[1], &w[2], &w[3]);
-    }
-  }
-#pragma GCC unroll 7
-  for (int i = 0; i < 7; i++) {
-    round_rows(r, m[0][i][0], m[0][i][1], m[0][i][2], m[0][i][3]);
-    round_rows(s, m[1][i][0], m[1][i][1], m[1][i][2], m[1][i][3]);
-  }
-  st(out0, xor(r[0], r[2]));
-  st(out0 + 16, xor(r[1], r[3]));
-  st(out1, xor(s[0], s[2]));
-  st(out1 + 16, xor(s[1], s[3]));
-}
-
-/* hash_many's case of exactly two single-block inputs left (i and i + 1: two parents), as
- * hash_two_blocks_rows: the SSE2 and SSE4.1 hash_many take it so. */
-INLINE void hash_last_two_blocks_rows(const uint8_t *const *inputs, size_t i,
-                                      const uint32_t key[8], uint64_t counter,
-                                      int increment_counter, uint8_t flags, uint8_t *out) {
-  hash_two_blocks_rows(inputs[i], inputs[i + 1], key, counter + (increment_counter ? i : 0),
-                       counter + (increment_counter ? i + 1 : 0), flags, out + 32 * i,
-                       out + 32 * i + 32);
-}
-
 #endif /* BLAKE3_SSE_ROWS_H */
