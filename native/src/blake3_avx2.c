@@ -2,7 +2,8 @@
  * blake3-fast: AVX2 kernels (compiled with -mavx2).
  *
  *   hash_many  eight inputs at a time, one per 32-bit lane of a ymm (blake3_ymm8.h); two or
- *              four left over go row-wise two per ymm (hash_pairs_rows, blake3_ymm_rows.h),
+ *              four left over go row-wise two per ymm (hash_pairs_rows; for four, the rounds
+ *              in inline assembly: hash_two_pairs_rows, both in blake3_ymm_rows.h),
  *              one through the SSE4.1 file's compression compiled here (hash_one_rows,
  *              blake3_sse_rows.h). For single blocks the table names SSE4.1's compression
  *              itself (BLAKE3_ISAS).
