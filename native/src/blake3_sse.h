@@ -198,100 +198,34 @@ INLINE void hash4_blocks(const uint8_t *const in[4], size_t end, __m128i h[8], _
 
 /* Two inputs of several blocks. A padded four-lane group does four inputs' work for two; one
  * input row-wise is a single chain of dependent operations (a block's latency), and two such
- * chains one after the other are twice that. Here the two states take eight registers and their
- * operations alternate, A's then B's, so that each fills the other's latency; rows a, b of a
- * state are its CV, kept in registers from block to block. The message vectors live in memory
- * (m[input][round][4]), read by the adds; each round's are computed during the round before it,
- * a few shuffles after each half step, and the next block's first ones during the last round,
- * so that they fill the chains' gaps too (computed all before the rounds, as gcc code, they
- * cost about 15% more time).
- * One asm statement per block: gcc's allocation of the same intrinsics spilled state rows
- * (1.25x the official two-input code's time, measured). Row layout, diagonalisation and the
- * message permutation are blake3_rows_body.h's. */
-#define B3P_OP2(op, s0, d0, s1, d1)                                                           \
-  #op " %[" #s0 "], %[" #d0 "]\n\t" #op " %[" #s1 "], %[" #d1 "]\n\t"
-#define B3P_SHIFTROT2(n, x0, x1)                                                               \
+ * chains one after the other are twice that. hash_two_rows keeps the two states in eight xmm
+ * registers, the CVs from block to block, and runs a block's rounds as one asm statement
+ * (blake3_rows_asm.h; its message vectors in memory, permuted during the rounds). As
+ * intrinsics, gcc spilled state rows: 1.25x the official two-input code's time against
+ * about 1.0 (measured), and with all seven rounds' messages computed before the rounds,
+ * about 15% more. Legacy SSE encoding, two-operand; the rotations as in hash4_blocks. */
+#define RA_VEC "16"
+#define RA_V ""
+#define RA_OP(op, src, dst) #op " " src ", %[" #dst "]\n\t"
+#define RA_OPI(op, imm, src, dst) #op " $" #imm ", " src ", %[" #dst "]\n\t"
+#define B3P_SHIFTROT(n, x0, x1)                                                                \
   "movdqa %[" #x0 "], %[t0]\n\tmovdqa %[" #x1 "], %[t1]\n\t"                                    \
   "psrld $" #n ", %[t0]\n\tpsrld $" #n ", %[t1]\n\t"                                            \
   "pslld $32-" #n ", %[" #x0 "]\n\tpslld $32-" #n ", %[" #x1 "]\n\t"                            \
   "por %[t0], %[" #x0 "]\n\tpor %[t1], %[" #x1 "]\n\t"
 #ifdef __SSSE3__
-#define B3P_ROT16(x0, x1) "pshufb 64(%[k]), %[" #x0 "]\n\tpshufb 64(%[k]), %[" #x1 "]\n\t"
-#define B3P_ROT8(x0, x1) "pshufb 80(%[k]), %[" #x0 "]\n\tpshufb 80(%[k]), %[" #x1 "]\n\t"
+#define RA_ROT16(x0, x1) RA_OP(pshufb, "64(%[k])", x0) RA_OP(pshufb, "64(%[k])", x1)
+#define RA_ROT8(x0, x1) RA_OP(pshufb, "80(%[k])", x0) RA_OP(pshufb, "80(%[k])", x1)
 #else
-#define B3P_SWAP16(x)                                                                          \
-  "pshuflw $0xb1, %[" #x "], %[" #x "]\n\tpshufhw $0xb1, %[" #x "], %[" #x "]\n\t"
-#define B3P_ROT16(x0, x1) B3P_SWAP16(x0) B3P_SWAP16(x1)
-#define B3P_ROT8(x0, x1) B3P_SHIFTROT2(8, x0, x1)
+#define B3P_SWAP16(x) RA_OPI(pshuflw, 0xb1, RA_R(x), x) RA_OPI(pshufhw, 0xb1, RA_R(x), x)
+#define RA_ROT16(x0, x1) B3P_SWAP16(x0) B3P_SWAP16(x1)
+#define RA_ROT8(x0, x1) B3P_SHIFTROT(8, x0, x1)
 #endif
-#define B3P_ROT12(x0, x1) B3P_SHIFTROT2(12, x0, x1)
-#define B3P_ROT7(x0, x1) B3P_SHIFTROT2(7, x0, x1)
-/* Message vector v (0..3) of round r of input i, in memory. */
-#define B3P_M(i, r, v) "16*(28*" #i "+4*" #r "+" #v ")(%[m])"
-/* Half a G step on both states, with message vector v of round r. */
-#define B3P_HALF(r, v, ROTD, ROTB)                                                             \
-  "paddd " B3P_M(0, r, v) ", %[a0]\n\tpaddd " B3P_M(1, r, v) ", %[a1]\n\t"                      \
-  B3P_OP2(paddd, b0, a0, b1, a1) B3P_OP2(pxor, a0, d0, a1, d1) ROTD(d0, d1)                   \
-  B3P_OP2(paddd, d0, c0, d1, c1) B3P_OP2(pxor, c0, b0, c1, b1) ROTB(b0, b1)
-/* pshufd on rows 0, 2, 3 of both states (row 1 stays) */
-#define B3P_SHUF3(i0, i2, i3)                                                                  \
-  "pshufd $" #i0 ", %[a0], %[a0]\n\tpshufd $" #i0 ", %[a1], %[a1]\n\t"                          \
-  "pshufd $" #i2 ", %[c0], %[c0]\n\tpshufd $" #i2 ", %[c1], %[c1]\n\t"                          \
-  "pshufd $" #i3 ", %[d0], %[d0]\n\tpshufd $" #i3 ", %[d1], %[d1]\n\t"
-/* permute_msg from round r's vectors A B C D of input i to round r + 1's, one vector at a time
- * (p0, p1 scratch): A' = (A1 B1 B3 A2), B' = (A3 C2 A0 D3), C' = (D0 B0 C3 D1),
- * D' = (C1 D2 B2 C0). The shuffles take their second operand from memory. */
-#define B3P_LD(i, r, v, x) "movdqa " B3P_M(i, r, v) ", %[" #x "]\n\t"
-#define B3P_ST(i, r, v, x) "movdqa %[" #x "], " B3P_M(i, r, v) "\n\t"
-#define B3P_PERM_A(i, r, n)                                                                    \
-  B3P_LD(i, r, 0, p0) "shufps $0xd9, " B3P_M(i, r, 1) ", %[p0]\n\t"                             \
-  "pshufd $0x78, %[p0], %[p0]\n\t" B3P_ST(i, n, 0, p0)
-#ifdef __SSE4_1__
-#define B3P_PERM_B(i, r, n)                                                                    \
-  B3P_LD(i, r, 0, p1) "blendps $4, " B3P_M(i, r, 2) ", %[p1]\n\tpshufd $0x0b, %[p1], %[p1]\n\t" \
-  "blendps $8, " B3P_M(i, r, 3) ", %[p1]\n\t" B3P_ST(i, n, 1, p1)
-#define B3P_PERM_C(i, r, n)                                                                    \
-  B3P_LD(i, r, 3, p0) "punpckldq " B3P_M(i, r, 1) ", %[p0]\n\t"                                 \
-  B3P_LD(i, r, 3, p1) "blendps $8, " B3P_M(i, r, 2) ", %[p1]\n\t"                               \
-  "shufps $0x74, %[p1], %[p0]\n\t" B3P_ST(i, n, 2, p0)
-#define B3P_PERM_D(i, r, n)                                                                    \
-  B3P_LD(i, r, 3, p1) "punpckhdq " B3P_M(i, r, 1) ", %[p1]\n\t"                                 \
-  B3P_LD(i, r, 2, p0) "shufps $0x41, %[p1], %[p0]\n\tpshufd $0x78, %[p0], %[p0]\n\t"            \
-  B3P_ST(i, n, 3, p0)
-#else
-#define B3P_PERM_B(i, r, n)                                                                    \
-  B3P_LD(i, r, 0, p0) "shufps $0xaf, " B3P_M(i, r, 2) ", %[p0]\n\t"                             \
-  B3P_LD(i, r, 0, p1) "shufps $0xf0, " B3P_M(i, r, 3) ", %[p1]\n\t"                             \
-  "shufps $0x88, %[p1], %[p0]\n\t" B3P_ST(i, n, 1, p0)
-#define B3P_PERM_C(i, r, n)                                                                    \
-  B3P_LD(i, r, 3, p0) "shufps $0x00, " B3P_M(i, r, 1) ", %[p0]\n\t"                             \
-  B3P_LD(i, r, 2, p1) "shufps $0x5f, " B3P_M(i, r, 3) ", %[p1]\n\t"                             \
-  "shufps $0x88, %[p1], %[p0]\n\t" B3P_ST(i, n, 2, p0)
-#define B3P_PERM_D(i, r, n)                                                                    \
-  B3P_LD(i, r, 2, p0) "shufps $0xa5, " B3P_M(i, r, 3) ", %[p0]\n\t"                             \
-  B3P_LD(i, r, 1, p1) "shufps $0x0a, " B3P_M(i, r, 2) ", %[p1]\n\t"                             \
-  "shufps $0x88, %[p1], %[p0]\n\t" B3P_ST(i, n, 3, p0)
-#endif
-/* msg_rows of the block at register operand p, to input i's first-round vectors: words 0-3 and
- * 4-7 (m[0], m[1]), then 8-11 and 12-15 (m[2], m[3]). In the last round, for the next block. */
-#define B3P_MSG_PAIR(i, p, off, v, rot)                                                        \
-  "movdqu " #off "(%[" #p "]), %[p0]\n\tmovdqu " #off "+16(%[" #p "]), %[p1]\n\t"                \
-  "movdqa %[p0], %[t0]\n\tshufps $0x88, %[p1], %[t0]\n\tshufps $0xdd, %[p1], %[p0]\n\t" rot      \
-  "movdqa %[t0], " B3P_M(i, 0, v) "\n\tmovdqa %[p0], " B3P_M(i, 0, v + 1) "\n\t"
-#define B3P_MSG01(i, p) B3P_MSG_PAIR(i, p, 0, 0, "")
-#define B3P_MSG23(i, p)                                                                        \
-  B3P_MSG_PAIR(i, p, 32, 2, "pshufd $0x93, %[t0], %[t0]\n\tpshufd $0x93, %[p0], %[p0]\n\t")
-/* Round r, with P0..P3 after its four half steps (the next round's message vectors, or
- * nothing in the last round). */
-#define B3P_ROUND_P(r, n, P0, P1, P2, P3)                                                      \
-  B3P_HALF(r, 0, B3P_ROT16, B3P_ROT12) P0 B3P_HALF(r, 1, B3P_ROT8, B3P_ROT7) P1               \
-  B3P_SHUF3(0x93, 0x39, 0x4e)                                                                  \
-  B3P_HALF(r, 2, B3P_ROT16, B3P_ROT12) P2 B3P_HALF(r, 3, B3P_ROT8, B3P_ROT7) P3               \
-  B3P_SHUF3(0x39, 0x93, 0x4e)
-#define B3P_ROUND(r, n)                                                                        \
-  B3P_ROUND_P(r, n, B3P_PERM_A(0, r, n) B3P_PERM_B(0, r, n), B3P_PERM_C(0, r, n)               \
-              B3P_PERM_D(0, r, n), B3P_PERM_A(1, r, n) B3P_PERM_B(1, r, n),                    \
-              B3P_PERM_C(1, r, n) B3P_PERM_D(1, r, n))
+#define RA_ROT12(x0, x1) B3P_SHIFTROT(12, x0, x1)
+#define RA_ROT7(x0, x1) B3P_SHIFTROT(7, x0, x1)
+#define RA_ROWS(i, off)                                                                        \
+  "movdqu " #off "(%[n" #i "]), %[p0]\n\tmovdqu " #off "+16(%[n" #i "]), %[p1]\n\t"
+#include "blake3_rows_asm.h"
 
 /* in0 and in1, blocks blocks each, counters c0 and c1, to their CVs at out0 and out1 (the key,
  * for no blocks). */
@@ -315,10 +249,7 @@ INLINE void hash_two_rows(const uint8_t *in0, const uint8_t *in1, size_t blocks,
     __m128i c0r = ld(blake3_iv), c1r = c0r, t0, t1, p0, p1;
     __m128i d0 = counter_row(c0, BLAKE3_BLOCK_LEN, block_flags);
     __m128i d1 = counter_row(c1, BLAKE3_BLOCK_LEN, block_flags);
-    __asm__(B3P_ROUND(0, 1) B3P_ROUND(1, 2) B3P_ROUND(2, 3) B3P_ROUND(3, 4) B3P_ROUND(4, 5)
-            B3P_ROUND(5, 6)
-            B3P_ROUND_P(6, 7, B3P_MSG01(0, n0), B3P_MSG23(0, n0), B3P_MSG01(1, n1), B3P_MSG23(1, n1))
-            B3P_OP2(pxor, c0, a0, c1, a1) B3P_OP2(pxor, d0, b0, d1, b1)
+    __asm__(RA_BLOCK
             : [a0] "+x"(a0), [b0] "+x"(b0), [c0] "+x"(c0r), [d0] "+x"(d0), [a1] "+x"(a1),
               [b1] "+x"(b1), [c1] "+x"(c1r), [d1] "+x"(d1), [t0] "=&x"(t0), [t1] "=&x"(t1),
               [p0] "=&x"(p0), [p1] "=&x"(p1), "+m"(m)

@@ -90,72 +90,27 @@ INLINE void hash_pairs_rows(const uint8_t *const in[], int pairs, size_t blocks,
 }
 
 #ifndef __AVX512VL__
-/* Four inputs on AVX2: hash_pairs_rows with two pairs, the rounds of a block in one asm
- * statement, as blake3_sse.h's hash_two_rows does for two inputs in xmm (see there): the two
- * pairs' states in eight ymm registers, their operations alternating; the message vectors in
- * memory (m[pair][round][4]), each round's permuted during the round before, the next block's
- * first ones during the last round. As intrinsics, two states and both messages took more
- * than the sixteen ymm registers, and gcc spilled state rows. (With AVX-512 there are 32.) */
-#define B4Y_OP2(op, s0, d0, s1, d1)                                                           \
-  #op " %[" #s0 "], %[" #d0 "], %[" #d0 "]\n\t" #op " %[" #s1 "], %[" #d1 "], %[" #d1 "]\n\t"
-#define B4Y_SHIFTROT2(n, x0, x1)                                                               \
+/* Four inputs on AVX2: hash_pairs_rows with two pairs, a block's rounds in one asm statement
+ * (blake3_rows_asm.h, VEX encoding), as blake3_sse.h's hash_two_rows does for two inputs in
+ * xmm: as intrinsics, two states and both messages took more than the sixteen ymm registers
+ * and gcc spilled state rows. (AVX-512 has 32.) Pair i's next blocks are at lo<i>, hi<i>. */
+#define RA_VEC "32"
+#define RA_V "v"
+#define RA_OP(op, src, dst) "v" #op " " src ", %[" #dst "], %[" #dst "]\n\t"
+#define RA_OPI(op, imm, src, dst) "v" #op " $" #imm ", " src ", %[" #dst "], %[" #dst "]\n\t"
+#define B4Y_SHIFTROT(n, x0, x1)                                                                \
   "vpsrld $" #n ", %[" #x0 "], %[t0]\n\tvpsrld $" #n ", %[" #x1 "], %[t1]\n\t"                  \
   "vpslld $32-" #n ", %[" #x0 "], %[" #x0 "]\n\tvpslld $32-" #n ", %[" #x1 "], %[" #x1 "]\n\t"  \
-  "vpor %[t0], %[" #x0 "], %[" #x0 "]\n\tvpor %[t1], %[" #x1 "], %[" #x1 "]\n\t"
-#define B4Y_ROT16(x0, x1) B4Y_OP2(vpshufb, r16, x0, r16, x1)
-#define B4Y_ROT8(x0, x1) B4Y_OP2(vpshufb, r8, x0, r8, x1)
-#define B4Y_ROT12(x0, x1) B4Y_SHIFTROT2(12, x0, x1)
-#define B4Y_ROT7(x0, x1) B4Y_SHIFTROT2(7, x0, x1)
-/* Message vector v (0..3) of round r of pair i, in memory. */
-#define B4Y_M(i, r, v) "32*(28*" #i "+4*" #r "+" #v ")(%[m])"
-#define B4Y_HALF(r, v, ROTD, ROTB)                                                             \
-  "vpaddd " B4Y_M(0, r, v) ", %[a0], %[a0]\n\tvpaddd " B4Y_M(1, r, v) ", %[a1], %[a1]\n\t"     \
-  B4Y_OP2(vpaddd, b0, a0, b1, a1) B4Y_OP2(vpxor, a0, d0, a1, d1) ROTD(d0, d1)                 \
-  B4Y_OP2(vpaddd, d0, c0, d1, c1) B4Y_OP2(vpxor, c0, b0, c1, b1) ROTB(b0, b1)
-#define B4Y_SHUF3(i0, i2, i3)                                                                  \
-  "vpshufd $" #i0 ", %[a0], %[a0]\n\tvpshufd $" #i0 ", %[a1], %[a1]\n\t"                        \
-  "vpshufd $" #i2 ", %[c0], %[c0]\n\tvpshufd $" #i2 ", %[c1], %[c1]\n\t"                        \
-  "vpshufd $" #i3 ", %[d0], %[d0]\n\tvpshufd $" #i3 ", %[d1], %[d1]\n\t"
-/* permute_msg_y from round r's vectors A B C D of pair i to round n's, one at a time (p0, p1
- * scratch): A' = (A1 B1 B3 A2), B' = (A3 C2 A0 D3), C' = (D0 B0 C3 D1), D' = (C1 D2 B2 C0)
- * in each half. */
-#define B4Y_LD(i, r, v, x) "vmovdqa " B4Y_M(i, r, v) ", %[" #x "]\n\t"
-#define B4Y_ST(i, r, v, x) "vmovdqa %[" #x "], " B4Y_M(i, r, v) "\n\t"
-#define B4Y_PERM_A(i, r, n)                                                                    \
-  B4Y_LD(i, r, 0, p0) "vshufps $0xd9, " B4Y_M(i, r, 1) ", %[p0], %[p0]\n\t"                     \
-  "vpshufd $0x78, %[p0], %[p0]\n\t" B4Y_ST(i, n, 0, p0)
-#define B4Y_PERM_B(i, r, n)                                                                    \
-  B4Y_LD(i, r, 0, p1) "vpblendd $0x44, " B4Y_M(i, r, 2) ", %[p1], %[p1]\n\t"                    \
-  "vpshufd $0x0b, %[p1], %[p1]\n\tvpblendd $0x88, " B4Y_M(i, r, 3) ", %[p1], %[p1]\n\t"         \
-  B4Y_ST(i, n, 1, p1)
-#define B4Y_PERM_C(i, r, n)                                                                    \
-  B4Y_LD(i, r, 3, p0) "vpunpckldq " B4Y_M(i, r, 1) ", %[p0], %[p0]\n\t"                         \
-  B4Y_LD(i, r, 3, p1) "vpblendd $0x88, " B4Y_M(i, r, 2) ", %[p1], %[p1]\n\t"                    \
-  "vshufps $0x74, %[p1], %[p0], %[p0]\n\t" B4Y_ST(i, n, 2, p0)
-#define B4Y_PERM_D(i, r, n)                                                                    \
-  B4Y_LD(i, r, 3, p1) "vpunpckhdq " B4Y_M(i, r, 1) ", %[p1], %[p1]\n\t"                         \
-  B4Y_LD(i, r, 2, p0) "vshufps $0x41, %[p1], %[p0], %[p0]\n\tvpshufd $0x78, %[p0], %[p0]\n\t"   \
-  B4Y_ST(i, n, 3, p0)
-/* msg_rows_y of the next blocks of pair i (inputs at register operands lo and hi, one per
- * half) to its first-round vectors: words 0-7 (m[0], m[1]), then 8-15 (m[2], m[3]). */
-#define B4Y_MSG_PAIR(i, lo, hi, off, v, rot)                                                   \
-  "vmovdqu " #off "(%[" #lo "]), %x[p0]\n\tvinserti128 $1, " #off "(%[" #hi "]), %[p0], %[p0]\n\t" \
-  "vmovdqu " #off "+16(%[" #lo "]), %x[p1]\n\t"                                                 \
-  "vinserti128 $1, " #off "+16(%[" #hi "]), %[p1], %[p1]\n\t"                                   \
-  "vshufps $0x88, %[p1], %[p0], %[t0]\n\tvshufps $0xdd, %[p1], %[p0], %[p0]\n\t" rot            \
-  "vmovdqa %[t0], " B4Y_M(i, 0, v) "\n\tvmovdqa %[p0], " B4Y_M(i, 0, v + 1) "\n\t"
-#define B4Y_MSG01(i, lo, hi) B4Y_MSG_PAIR(i, lo, hi, 0, 0, "")
-#define B4Y_MSG23(i, lo, hi)                                                                   \
-  B4Y_MSG_PAIR(i, lo, hi, 32, 2, "vpshufd $0x93, %[t0], %[t0]\n\tvpshufd $0x93, %[p0], %[p0]\n\t")
-#define B4Y_ROUND_P(r, P0, P1, P2, P3)                                                         \
-  B4Y_HALF(r, 0, B4Y_ROT16, B4Y_ROT12) P0 B4Y_HALF(r, 1, B4Y_ROT8, B4Y_ROT7) P1               \
-  B4Y_SHUF3(0x93, 0x39, 0x4e)                                                                  \
-  B4Y_HALF(r, 2, B4Y_ROT16, B4Y_ROT12) P2 B4Y_HALF(r, 3, B4Y_ROT8, B4Y_ROT7) P3               \
-  B4Y_SHUF3(0x39, 0x93, 0x4e)
-#define B4Y_ROUND(r, n)                                                                        \
-  B4Y_ROUND_P(r, B4Y_PERM_A(0, r, n) B4Y_PERM_B(0, r, n), B4Y_PERM_C(0, r, n)                  \
-              B4Y_PERM_D(0, r, n), B4Y_PERM_A(1, r, n) B4Y_PERM_B(1, r, n),                    \
-              B4Y_PERM_C(1, r, n) B4Y_PERM_D(1, r, n))
+  RA_OP(por, RA_R(t0), x0) RA_OP(por, RA_R(t1), x1)
+#define RA_ROT16(x0, x1) RA_OP(pshufb, RA_R(r16), x0) RA_OP(pshufb, RA_R(r16), x1)
+#define RA_ROT8(x0, x1) RA_OP(pshufb, RA_R(r8), x0) RA_OP(pshufb, RA_R(r8), x1)
+#define RA_ROT12(x0, x1) B4Y_SHIFTROT(12, x0, x1)
+#define RA_ROT7(x0, x1) B4Y_SHIFTROT(7, x0, x1)
+#define B4Y_ROW(i, off, x)                                                                     \
+  "vmovdqu " off "(%[lo" #i "]), %x[" #x "]\n\t"                                                \
+  "vinserti128 $1, " off "(%[hi" #i "]), %[" #x "], %[" #x "]\n\t"
+#define RA_ROWS(i, off) B4Y_ROW(i, #off, p0) B4Y_ROW(i, #off "+16", p1)
+#include "blake3_rows_asm.h"
 
 /* hash_pairs_rows(in, 2, ...) (see there), blocks blocks each. */
 INLINE void hash_two_pairs_rows(const uint8_t *const in[4], size_t blocks, const uint32_t key[8],
@@ -188,15 +143,11 @@ INLINE void hash_two_pairs_rows(const uint8_t *const in[4], size_t blocks, const
     const __m256i f = _mm256_set1_epi32(block_flags);
     __m256i c0 = iv, c1 = iv, t0, t1, p0, p1;
     __m256i d0 = YR_BLEND32(row3[0], f, 0x8), d1 = YR_BLEND32(row3[1], f, 0x8);
-    __asm__(B4Y_ROUND(0, 1) B4Y_ROUND(1, 2) B4Y_ROUND(2, 3) B4Y_ROUND(3, 4) B4Y_ROUND(4, 5)
-            B4Y_ROUND(5, 6)
-            B4Y_ROUND_P(6, B4Y_MSG01(0, n0, n1), B4Y_MSG23(0, n0, n1), B4Y_MSG01(1, n2, n3),
-                        B4Y_MSG23(1, n2, n3))
-            B4Y_OP2(vpxor, c0, a0, c1, a1) B4Y_OP2(vpxor, d0, b0, d1, b1)
+    __asm__(RA_BLOCK
             : [a0] "+x"(a[0]), [b0] "+x"(b[0]), [c0] "+x"(c0), [d0] "+x"(d0), [a1] "+x"(a[1]),
               [b1] "+x"(b[1]), [c1] "+x"(c1), [d1] "+x"(d1), [t0] "=&x"(t0), [t1] "=&x"(t1),
               [p0] "=&x"(p0), [p1] "=&x"(p1)
-            : [m] "r"(m), [n0] "r"(n0), [n1] "r"(n1), [n2] "r"(n2), [n3] "r"(n3),
+            : [m] "r"(m), [lo0] "r"(n0), [hi0] "r"(n1), [lo1] "r"(n2), [hi1] "r"(n3),
               [r16] "x"(r16), [r8] "x"(r8)
             : "memory");
     block_flags = flags;
