@@ -8,9 +8,11 @@
  * The asm statement that expands RA_BLOCK names its operands [a0] [b0] [c0] [d0] and [a1] ..
  * [d1] (the two states' rows, blake3_rows_body.h's layout and diagonalisation; rows a, b are
  * the CV in and out), [t0] [t1] [p0] [p1] (scratch) and [m], the address of the message
- * vectors m[2][7][4]: the rounds read them from memory with their adds; each round's are
- * permuted from the round before during it (a few shuffles after each half step, off the
- * chains) and, in the last round, the next block's first ones loaded (RA_ROWS) and set up.
+ * vectors m[2][7][4] (aligned to the vector: movdqa, and legacy SSE's memory operands, fault
+ * otherwise; __m128i and __m256i arrays are): the rounds read them with their adds; each
+ * round's are permuted from the round before during it (a few shuffles after each half step,
+ * off the chains) and, in the last round, the next block's first ones loaded (RA_ROWS) and set
+ * up.
  * The includer defines, before including this file:
  *   RA_VEC                vector bytes, "16" or "32"
  *   RA_V                  "" (legacy SSE) or "v" (VEX), the mnemonics' prefix
