@@ -36,6 +36,31 @@
 #define R_UNPACKHI32 _mm256_unpackhi_epi32
 #include "blake3_rows_body.h"
 
+/* Row 3 of pair p's states but the flags: its two counters (counter + (2p, 2p + 1) * step), the
+ * block length. */
+INLINE __m256i pair_row3(uint64_t counter, int step, int p) {
+  const uint64_t c0 = counter + (uint64_t)(step * 2 * p), c1 = c0 + (uint64_t)step;
+  return _mm256_setr_epi32((int)blake3_counter_low(c0), (int)blake3_counter_high(c0),
+                           BLAKE3_BLOCK_LEN, 0, (int)blake3_counter_low(c1),
+                           (int)blake3_counter_high(c1), BLAKE3_BLOCK_LEN, 0);
+}
+
+/* The first round's message vectors of pair p's blocks at offset off of in[2p], in[2p + 1]. */
+INLINE void pair_msg_rows(const uint8_t *const in[], int p, size_t off, __m256i m[4]) {
+  const uint8_t *p0 = in[2 * p] + off, *p1 = in[2 * p + 1] + off;
+  msg_rows_y(ld_halves(p0, p1), ld_halves(p0 + 16, p1 + 16), ld_halves(p0 + 32, p1 + 32),
+             ld_halves(p0 + 48, p1 + 48), m);
+}
+
+/* A pair's two CVs (rows a, b: the low halves one input's, the high halves the other's) to
+ * out and out + 32. */
+INLINE void store_pair(uint8_t *out, __m256i a, __m256i b) {
+  st(out, _mm256_castsi256_si128(a));
+  st(out + 16, _mm256_castsi256_si128(b));
+  st(out + 32, _mm256_extracti128_si256(a, 1));
+  st(out + 48, _mm256_extracti128_si256(b, 1));
+}
+
 /* hash_many's work for 2 * pairs inputs (pairs 1 or 2, a constant where inlined): in[j], with
  * counter counter + j * step (step 0 or 1), blocks blocks each; CV j to out + 32 * j. Pair p is
  * one state, in[2p] in the low half and in[2p + 1] in the high half; two pairs run side by
@@ -46,11 +71,8 @@ INLINE void hash_pairs_rows(const uint8_t *const in[], int pairs, size_t blocks,
                             uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
   const __m256i iv = _mm256_broadcastsi128_si256(ld(blake3_iv));
   __m256i row3[2], h[2][2];
-  for (int p = 0; p < pairs; p++) { /* row 3 but the flags: counters, block length */
-    const uint64_t c0 = counter + (uint64_t)(step * 2 * p), c1 = c0 + (uint64_t)step;
-    row3[p] = _mm256_setr_epi32((int)blake3_counter_low(c0), (int)blake3_counter_high(c0),
-                                BLAKE3_BLOCK_LEN, 0, (int)blake3_counter_low(c1),
-                                (int)blake3_counter_high(c1), BLAKE3_BLOCK_LEN, 0);
+  for (int p = 0; p < pairs; p++) {
+    row3[p] = pair_row3(counter, step, p);
     h[p][0] = _mm256_broadcastsi128_si256(ld(key));
     h[p][1] = _mm256_broadcastsi128_si256(ld(key + 4));
   }
@@ -59,10 +81,7 @@ INLINE void hash_pairs_rows(const uint8_t *const in[], int pairs, size_t blocks,
     if (blk + 1 == blocks) block_flags = (uint8_t)(block_flags | flags_end);
     __m256i m[2][4], r[2][4];
     for (int p = 0; p < pairs; p++) {
-      const uint8_t *p0 = in[2 * p] + blk * BLAKE3_BLOCK_LEN;
-      const uint8_t *p1 = in[2 * p + 1] + blk * BLAKE3_BLOCK_LEN;
-      msg_rows_y(ld_halves(p0, p1), ld_halves(p0 + 16, p1 + 16), ld_halves(p0 + 32, p1 + 32),
-                 ld_halves(p0 + 48, p1 + 48), m[p]);
+      pair_msg_rows(in, p, blk * BLAKE3_BLOCK_LEN, m[p]);
       r[p][0] = h[p][0];
       r[p][1] = h[p][1];
       r[p][2] = iv;
@@ -81,12 +100,7 @@ INLINE void hash_pairs_rows(const uint8_t *const in[], int pairs, size_t blocks,
     }
     block_flags = flags;
   }
-  for (int p = 0; p < pairs; p++) {
-    st(out + 64 * p, _mm256_castsi256_si128(h[p][0]));
-    st(out + 64 * p + 16, _mm256_castsi256_si128(h[p][1]));
-    st(out + 64 * p + 32, _mm256_extracti128_si256(h[p][0], 1));
-    st(out + 64 * p + 48, _mm256_extracti128_si256(h[p][1], 1));
-  }
+  for (int p = 0; p < pairs; p++) store_pair(out + 64 * p, h[p][0], h[p][1]);
 }
 
 #ifndef __AVX512VL__
@@ -119,19 +133,12 @@ INLINE void hash_two_pairs_rows(const uint8_t *const in[4], size_t blocks, const
   const __m256i iv = _mm256_broadcastsi128_si256(ld(blake3_iv));
   const __m256i r16 = y_ld(y_rot16_bytes), r8 = y_ld(y_rot8_bytes);
   __m256i row3[2], a[2], b[2];
-  _Alignas(32) __m256i m[2][7][4];
-  for (int p = 0; p < 2; p++) { /* row 3 but the flags: counters, block length */
-    const uint64_t c0 = counter + (uint64_t)(step * 2 * p), c1 = c0 + (uint64_t)step;
-    row3[p] = _mm256_setr_epi32((int)blake3_counter_low(c0), (int)blake3_counter_high(c0),
-                                BLAKE3_BLOCK_LEN, 0, (int)blake3_counter_low(c1),
-                                (int)blake3_counter_high(c1), BLAKE3_BLOCK_LEN, 0);
+  __m256i m[2][7][4];
+  for (int p = 0; p < 2; p++) {
+    row3[p] = pair_row3(counter, step, p);
     a[p] = _mm256_broadcastsi128_si256(ld(key));
     b[p] = _mm256_broadcastsi128_si256(ld(key + 4));
-    if (blocks > 0) {
-      const uint8_t *lo = in[2 * p], *hi = in[2 * p + 1];
-      msg_rows_y(ld_halves(lo, hi), ld_halves(lo + 16, hi + 16), ld_halves(lo + 32, hi + 32),
-                 ld_halves(lo + 48, hi + 48), m[p][0]);
-    }
+    if (blocks > 0) pair_msg_rows(in, p, 0, m[p][0]);
   }
   uint8_t block_flags = (uint8_t)(flags | flags_start);
   for (size_t blk = 0; blk < blocks; blk++) {
@@ -152,12 +159,7 @@ INLINE void hash_two_pairs_rows(const uint8_t *const in[4], size_t blocks, const
             : "memory");
     block_flags = flags;
   }
-  for (int p = 0; p < 2; p++) {
-    st(out + 64 * p, _mm256_castsi256_si128(a[p]));
-    st(out + 64 * p + 16, _mm256_castsi256_si128(b[p]));
-    st(out + 64 * p + 32, _mm256_extracti128_si256(a[p], 1));
-    st(out + 64 * p + 48, _mm256_extracti128_si256(b[p], 1));
-  }
+  for (int p = 0; p < 2; p++) store_pair(out + 64 * p, a[p], b[p]);
 }
 #endif
 
