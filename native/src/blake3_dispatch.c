@@ -30,7 +30,7 @@
 #define B3D_ARCH_S390X 1
 #endif
 
-#if defined(__linux__) && (defined(B3D_ARCH_PPC64LE) || defined(B3D_ARCH_RISCV64) ||           \
+#if defined(__linux__) && (defined(B3D_ARCH_PPC64LE) || defined(B3D_ARCH_RISCV64) ||            \
                            defined(B3D_ARCH_LOONGARCH64) || defined(B3D_ARCH_S390X))
 #define B3D_USE_AUXV 1
 #include <sys/auxv.h>
@@ -44,12 +44,12 @@
 #define B3D_BIT(isa) (1u << (isa))
 
 /* The ISAs of this architecture (whether or not this build compiled them). */
-#define B3D_FAMILY_BIT(ID, name, arch, degree, rows, xof, subtree)                              \
+#define B3D_FAMILY_BIT(ID, name, arch, degree, rows, xof, subtree, lanes)                       \
   | (BLAKE3_IS_SET(B3D_ARCH_##arch) ? B3D_BIT(BLAKE3_ISA_##ID) : 0u)
 #define B3D_FAMILY (0u BLAKE3_ISAS(B3D_FAMILY_BIT))
 
 /* The ISAs compiled into this build. */
-#define B3D_COMPILED_BIT(ID, name, arch, degree, rows, xof, subtree)                            \
+#define B3D_COMPILED_BIT(ID, name, arch, degree, rows, xof, subtree, lanes)                     \
   | (BLAKE3_IS_SET(BLAKE3_HAVE_##ID) ? B3D_BIT(BLAKE3_ISA_##ID) : 0u)
 static const uint32_t b3d_compiled = 0u BLAKE3_ISAS(B3D_COMPILED_BIT);
 
@@ -64,18 +64,36 @@ static const uint32_t b3d_compiled = 0u BLAKE3_ISAS(B3D_COMPILED_BIT);
       blake3_compress_xof_##rows(cv, block, block_len, counter + j, flags,                      \
                                  out + (size_t)BLAKE3_BLOCK_LEN * j);                           \
   })
-#define B3D_XOF_LOOP(ID, name, arch, degree, rows, xof, subtree) B3D_XOF_DEF_##xof(ID, name, rows)
+#define B3D_XOF_LOOP(ID, name, arch, degree, rows, xof, subtree, lanes) B3D_XOF_DEF_##xof(ID, name, rows)
 BLAKE3_ISAS(B3D_XOF_LOOP)
 
+/* Stand-in hash_lanes for ISAs without one: each lane through the rows' compression. */
+#define B3D_LANES_DEF_OWN(ID, name, rows)
+#define B3D_LANES_DEF_LOOP(ID, name, rows)                                                      \
+  BLAKE3_IF(BLAKE3_IS_SET(BLAKE3_HAVE_##ID))(                                                   \
+  static void b3d_lanes_loop_##name(const blake3_lanes *lanes, size_t num_inputs,               \
+                                    size_t blocks, const uint32_t key[8], uint8_t flags,        \
+                                    uint8_t flags_start, uint8_t *out) {                        \
+    for (size_t i = 0; i < num_inputs; i++)                                                     \
+      blake3_lane_one(blake3_compress_in_place_##rows, lanes, i, blocks, key, flags,            \
+                      flags_start, out + (size_t)BLAKE3_OUT_LEN * i);                           \
+  })
+#define B3D_LANES_LOOP(ID, name, arch, degree, rows, xof, subtree, lanes)                       \
+  B3D_LANES_DEF_##lanes(ID, name, rows)
+BLAKE3_ISAS(B3D_LANES_LOOP)
+
+#define B3D_LANES_FN_LOOP(name) b3d_lanes_loop_##name
+#define B3D_LANES_FN_OWN(name) blake3_hash_lanes_##name
 #define B3D_XOF_FN_LOOP(name) b3d_xof_loop_##name
 #define B3D_XOF_FN_WIDE(name) blake3_xof_many_##name
 #define B3D_SUBTREE_FN_NONE(name) NULL
 #define B3D_SUBTREE_FN_OWN(name) blake3_subtree_##name
-#define B3D_ENTRY(ID, name, arch, degree, rows, xof, subtree)                                   \
+#define B3D_ENTRY(ID, name, arch, degree, rows, xof, subtree, lanes)                            \
   BLAKE3_IF(BLAKE3_IS_SET(BLAKE3_HAVE_##ID))(                                                   \
   [BLAKE3_ISA_##ID] = {BLAKE3_ISA_##ID, #name, degree, blake3_compress_in_place_##rows,         \
                        blake3_compress_xof_##rows, blake3_hash_many_##name,                     \
-                       B3D_XOF_FN_##xof(name), B3D_SUBTREE_FN_##subtree(name)},)
+                       B3D_XOF_FN_##xof(name), B3D_SUBTREE_FN_##subtree(name),                  \
+                       B3D_LANES_FN_##lanes(name)},)
 
 /* Written only by the thread that wins the init race (the RVV degree), read after it publishes. */
 static blake3_kernel b3d_kernels[BLAKE3_ISA_COUNT] = {BLAKE3_ISAS(B3D_ENTRY)};

@@ -11,6 +11,9 @@
  *   xof_many           optional: consecutive root output blocks many at a time
  *   subtree            optional: a whole aligned subtree of chunks, its CVs kept in the
  *                      kernel's own layout between levels (blake3_subtree16.h)
+ *   hash_lanes         optional: N independent inputs of the same number of blocks, one per
+ *                      SIMD lane, each with its own counter, last block, last block length and
+ *                      last-block flags (the batch of many short messages, blake3_batch.c)
  *
  * blake3_dispatch.c picks one set from CPU detection; blake3_tree.c builds the tree above them,
  * the only place that decides how an input is cut.
@@ -56,7 +59,7 @@ enum blake3_flags {
  * Every kernel, one line each; everything that lists the ISAs (the enum, the declarations, the
  * dispatch table, the names, the compiled mask, the test drivers) is generated from this list.
  *
- *   X(ID, name, arch, degree, rows, xof, subtree)
+ *   X(ID, name, arch, degree, rows, xof, subtree, lanes)
  *
  *   ID       BLAKE3_ISA_<ID>; its position is its number, which crosses JNI (NativeBlake3.java
  *            mirrors the names in this order, a test compares them): append only
@@ -72,27 +75,29 @@ enum blake3_flags {
  *   xof      WIDE: the file defines blake3_xof_many_<name>; LOOP: dispatch loops compress_xof
  *   subtree  OWN: the file defines blake3_subtree_<name> (from blake3_subtree16.h); NONE: the
  *            tree reduces hash_many's CVs
+ *   lanes    OWN: the file defines blake3_hash_lanes_<name>; LOOP: dispatch runs each lane
+ *            through the rows' compress_in_place, one after the other
  *
  * LSX runs eight lanes because its file switches to LASX when the CPU has it; on an LSX-only
  * core eight inputs are two 4-lane passes, which costs nothing.
  */
 #define BLAKE3_ISAS(X)                                                                          \
-  X(PORTABLE, portable, ANY, 1, portable, LOOP, NONE)                                           \
-  X(SSE2, sse2, X86_64, 4, sse2, LOOP, NONE)                                                    \
-  X(SSE41, sse41, X86_64, 4, sse41, LOOP, NONE)                                                 \
-  X(AVX2, avx2, X86_64, 8, sse41, LOOP, OWN)                                                    \
-  X(AVX512, avx512, X86_64, 16, avx512, WIDE, OWN)                                              \
-  X(NEON, neon, AARCH64, 4, neon, LOOP, NONE)                                                   \
-  X(VSX, vsx, PPC64LE, 4, vsx, LOOP, NONE)                                                      \
-  X(RVV, rvv, RISCV64, 1, rvv, LOOP, NONE)                                                      \
-  X(LSX, lsx, LOONGARCH64, 8, lsx, LOOP, NONE)                                                  \
-  X(VX, vx, S390X, 4, vx, LOOP, NONE)
+  X(PORTABLE, portable, ANY, 1, portable, LOOP, NONE, LOOP)                                     \
+  X(SSE2, sse2, X86_64, 4, sse2, LOOP, NONE, LOOP)                                              \
+  X(SSE41, sse41, X86_64, 4, sse41, LOOP, NONE, LOOP)                                           \
+  X(AVX2, avx2, X86_64, 8, sse41, LOOP, OWN, LOOP)                                              \
+  X(AVX512, avx512, X86_64, 16, avx512, WIDE, OWN, LOOP)                                        \
+  X(NEON, neon, AARCH64, 4, neon, LOOP, NONE, LOOP)                                             \
+  X(VSX, vsx, PPC64LE, 4, vsx, LOOP, NONE, LOOP)                                                \
+  X(RVV, rvv, RISCV64, 1, rvv, LOOP, NONE, LOOP)                                                \
+  X(LSX, lsx, LOONGARCH64, 8, lsx, LOOP, NONE, LOOP)                                            \
+  X(VX, vx, S390X, 4, vx, LOOP, NONE, LOOP)
 
-#define BLAKE3_ISA_ENUM_(ID, name, arch, degree, rows, xof, subtree) BLAKE3_ISA_##ID,
+#define BLAKE3_ISA_ENUM_(ID, name, arch, degree, rows, xof, subtree, lanes) BLAKE3_ISA_##ID,
 enum blake3_isa { BLAKE3_ISAS(BLAKE3_ISA_ENUM_) BLAKE3_ISA_COUNT };
 
 /* The names in enum order, as a string-array initializer: {BLAKE3_ISA_NAMES}. */
-#define BLAKE3_ISA_NAME_(ID, name, arch, degree, rows, xof, subtree) #name,
+#define BLAKE3_ISA_NAME_(ID, name, arch, degree, rows, xof, subtree, lanes) #name,
 #define BLAKE3_ISA_NAMES BLAKE3_ISAS(BLAKE3_ISA_NAME_)
 
 /* BLAKE3_IS_SET(MACRO) is 1 when MACRO is defined as 1, else 0, usable where #ifdef is not
@@ -177,6 +182,28 @@ typedef void (*blake3_xof_many_fn)(const uint32_t cv[8], const uint8_t block[BLA
                                    uint8_t block_len, uint64_t counter, uint8_t flags, uint8_t *out,
                                    size_t n);
 
+/* Per-lane parameters of hash_lanes, each array indexed by lane (input) number. */
+typedef struct {
+  const uint8_t *const *inputs; /* lane i's blocks 0 .. blocks-2 at inputs[i] + 64 b (unread
+                                   when blocks == 1) */
+  const uint8_t *const *lasts;  /* lane i's last block: 64 bytes, zero past last_len[i] */
+  const uint32_t *counter_lo;   /* lane i's counter (the same for all its blocks), low word */
+  const uint32_t *counter_hi;   /* ... and high word */
+  const uint32_t *last_len;     /* lane i's last block length, 0..64 */
+  const uint32_t *last_flags;   /* or-ed into lane i's last block's flags (CHUNK_END, ROOT) */
+} blake3_lanes;
+
+/* For each i < num_inputs: start from key and compress `blocks` (1..16) blocks of lane i:
+ * block b < blocks - 1 is inputs[i] + 64 b with block length 64, the last is lasts[i] with
+ * length last_len[i]; every block's counter is lane i's; flags on every block, | flags_start
+ * on block 0, | last_flags[i] on the last (both on a single block). The 32-byte CV goes
+ * little-endian to out + 32 * i. Lanes are independent: a kernel runs them in groups of its
+ * degree, every group in lockstep (same block count), and those left over as it likes.
+ * Any num_inputs is allowed. */
+typedef void (*blake3_hash_lanes_fn)(const blake3_lanes *lanes, size_t num_inputs,
+                                     size_t blocks, const uint32_t key[8], uint8_t flags,
+                                     uint8_t flags_start, uint8_t *out);
+
 /* Sixteen CVs word-major: w[j][i] is word j of CV i, i.e. lane i of a 16-lane vector
  * (blake3_subtree16.h). */
 typedef struct {
@@ -203,6 +230,7 @@ typedef struct {
   blake3_hash_many_fn hash_many;
   blake3_xof_many_fn xof_many; /* never NULL once dispatched: a generic loop stands in */
   blake3_subtree_fn subtree;   /* NULL: the tree reduces hash_many's CVs itself */
+  blake3_hash_lanes_fn hash_lanes; /* never NULL once dispatched: a per-lane loop stands in */
 } blake3_kernel;
 
 /* The quarter-round G of the specification on the state v[a], v[b], v[c], v[d] with the
@@ -270,6 +298,25 @@ blake3_hash_one(blake3_compress_in_place_fn compress, const uint8_t *input, size
   for (int w = 0; w < 8; w++) blake3_store32(out + 4 * w, cv[w]);
 }
 
+/* hash_lanes' work for lane i alone, one compression after another: the stand-in for ISAs
+ * without their own hash_lanes, and the SIMD kernels' path for the lanes left over. */
+static inline __attribute__((always_inline)) void
+blake3_lane_one(blake3_compress_in_place_fn compress, const blake3_lanes *l, size_t i,
+                size_t blocks, const uint32_t key[8], uint8_t flags, uint8_t flags_start,
+                uint8_t out[BLAKE3_OUT_LEN]) {
+  uint32_t cv[8];
+  memcpy(cv, key, sizeof cv);
+  const uint64_t counter = (uint64_t)l->counter_lo[i] | ((uint64_t)l->counter_hi[i] << 32);
+  uint8_t block_flags = (uint8_t)(flags | flags_start);
+  for (size_t b = 0; b + 1 < blocks; b++) {
+    compress(cv, l->inputs[i] + b * BLAKE3_BLOCK_LEN, BLAKE3_BLOCK_LEN, counter, block_flags);
+    block_flags = flags;
+  }
+  compress(cv, l->lasts[i], (uint8_t)l->last_len[i], counter,
+           (uint8_t)(block_flags | l->last_flags[i]));
+  for (int w = 0; w < 8; w++) blake3_store32(out + 4 * w, cv[w]);
+}
+
 /* ---- per-ISA functions ---------------------------------------------------------------- */
 
 #define BLAKE3_DECLARE_ROWS_(isa)                                                               \
@@ -283,17 +330,23 @@ blake3_hash_one(blake3_compress_in_place_fn compress, const uint8_t *input, size
   void blake3_xof_many_##isa(const uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],       \
                              uint8_t block_len, uint64_t counter, uint8_t flags, uint8_t *out,  \
                              size_t n);
+#define BLAKE3_DECLARE_LANES_LOOP(isa)
+#define BLAKE3_DECLARE_LANES_OWN(isa)                                                           \
+  void blake3_hash_lanes_##isa(const blake3_lanes *lanes, size_t num_inputs, size_t blocks,     \
+                               const uint32_t key[8], uint8_t flags, uint8_t flags_start,       \
+                               uint8_t *out);
 #define BLAKE3_DECLARE_SUBTREE_NONE(isa)
 #define BLAKE3_DECLARE_SUBTREE_OWN(isa)                                                         \
   void blake3_subtree_##isa(const uint8_t *input, size_t chunks, const uint32_t key[8],         \
                             uint64_t counter, uint8_t flags, size_t outs, uint8_t *out);
-#define BLAKE3_DECLARE_KERNEL_(ID, isa, arch, degree, rows, xof, subtree)                       \
+#define BLAKE3_DECLARE_KERNEL_(ID, isa, arch, degree, rows, xof, subtree, lanes)                \
   BLAKE3_DECLARE_ROWS_(rows)                                                                    \
   void blake3_hash_many_##isa(const uint8_t *const *inputs, size_t num_inputs, size_t blocks,   \
                               const uint32_t key[8], uint64_t counter, int increment_counter,   \
                               uint8_t flags, uint8_t flags_start, uint8_t flags_end,            \
                               uint8_t *out);                                                    \
-  BLAKE3_DECLARE_XOF_##xof(isa) BLAKE3_DECLARE_SUBTREE_##subtree(isa)
+  BLAKE3_DECLARE_XOF_##xof(isa) BLAKE3_DECLARE_SUBTREE_##subtree(isa)                           \
+  BLAKE3_DECLARE_LANES_##lanes(isa)
 BLAKE3_ISAS(BLAKE3_DECLARE_KERNEL_)
 
 /* RVV is vector-length agnostic: its lane count is read at run time. */

@@ -175,6 +175,65 @@ static void test_hash_many(const blake3_kernel *k, const blake3_kernel *p) {
   section_end("hash_many n=1..40 b=1..16");
 }
 
+/* hash_lanes: every lane with its own counter, last block (a zero-padded copy elsewhere in
+ * memory), length and last-block flags, against ref.c block by block. */
+static void test_hash_lanes(const blake3_kernel *k) {
+  section_begin();
+  enum { MAXN = 40 };
+  uint8_t outk[MAXN * 32 + 64], outr[MAXN * 32];
+  const uint8_t *ptrs[MAXN], *lasts[MAXN];
+  uint8_t last_blocks[MAXN][64];
+  uint32_t lo[MAXN], hi[MAXN], len[MAXN], lf[MAXN];
+  const blake3_lanes lanes = {ptrs, lasts, lo, hi, len, lf};
+  for (size_t n = 1; n <= MAXN; n++) {
+    for (size_t blocks = 1; blocks <= 16; blocks++) {
+      if (g_quick && (n + blocks) % 5 != 0) continue;
+      const int same = (int)(rnd() % 3 == 0); /* the batch of equal messages: one length */
+      const uint32_t same_len = (uint32_t)rnd_below(65);
+      for (size_t i = 0; i < n; i++) {
+        ptrs[i] = g_pool + rnd_below(BIG - blocks * 64);
+        len[i] = same ? same_len : (uint32_t)rnd_below(65);
+        if (rnd() & 1) { /* a full last block read in place, or a padded copy */
+          len[i] = 64;
+          lasts[i] = ptrs[i] + 64 * (blocks - 1);
+        } else {
+          memset(last_blocks[i], 0, 64);
+          memcpy(last_blocks[i], g_pool + rnd_below(BIG - 64), len[i]);
+          lasts[i] = last_blocks[i];
+        }
+        uint64_t c = (rnd() & 1) ? 0 : rnd_counter();
+        lo[i] = (uint32_t)c;
+        hi[i] = (uint32_t)(c >> 32);
+        static const uint32_t ends[] = {CHUNK_END, CHUNK_END | ROOT, 0, ROOT};
+        lf[i] = ends[rnd() % 4];
+      }
+      uint32_t key[8];
+      rnd_words(key, 8);
+      uint8_t flags = (uint8_t)(rnd() & (KEYED_HASH | DERIVE_KEY_MATERIAL)), fs = CHUNK_START;
+      if (rnd() % 4 == 0) fs = 0;
+      memset(outk, 0xA5, sizeof outk);
+      k->hash_lanes(&lanes, n, blocks, key, flags, fs, outk);
+      for (size_t i = 0; i < n; i++) {
+        uint32_t cv[8], o[16];
+        memcpy(cv, key, 32);
+        const uint64_t c = (uint64_t)lo[i] | ((uint64_t)hi[i] << 32);
+        for (size_t b = 0; b < blocks; b++) {
+          uint8_t f = flags;
+          if (b == 0) f |= fs;
+          const int last = b + 1 == blocks;
+          if (last) f = (uint8_t)(f | lf[i]);
+          ref_compress(cv, last ? lasts[i] : ptrs[i] + 64 * b, last ? len[i] : 64, c, f, o);
+          memcpy(cv, o, 32);
+        }
+        words_to_bytes(cv, 8, outr + 32 * i);
+      }
+      check(memcmp(outk, outr, n * 32) == 0 && all_equal(outk + n * 32, 64, 0xA5),
+            "hash_lanes n=%zu blocks=%zu same=%d flags=%u/%u", n, blocks, same, flags, fs);
+    }
+  }
+  section_end("hash_lanes n=1..40 b=1..16");
+}
+
 static void test_xof_many(const blake3_kernel *k) {
   section_begin();
   enum { MAXN = 40 };
@@ -608,6 +667,7 @@ int main(int argc, char **argv) {
     g_rng = seed; /* the same cases for every kernel */
     test_compress(k, portable);
     test_hash_many(k, portable);
+    test_hash_lanes(k);
     test_xof_many(k);
     test_subtrees(k);
     test_oneshot(k);
