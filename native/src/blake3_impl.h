@@ -386,4 +386,13 @@ void blake3_root_output(const blake3_kernel *k, const uint32_t cv[8], const uint
                         uint8_t block_len, uint8_t flags, uint64_t position, uint8_t *out,
                         size_t out_len);
 
+/* ---- many messages at once (blake3_batch.c) ------------------------------------------- */
+
+/* For each i < n: the 32-byte hash of data[offsets[i] .. offsets[i] + lengths[i]) under key
+ * and the mode flag `flags` (0, KEYED_HASH or DERIVE_KEY_MATERIAL) to out + 32 * i. Ranges may
+ * overlap and come in any order; every one lies inside data and is at most INT32_MAX bytes. */
+void blake3_hash_batch(const blake3_kernel *k, const uint8_t *data, const int32_t *offsets,
+                       const int32_t *lengths, size_t n, const uint32_t key[8], uint8_t flags,
+                       uint8_t *out);
+
 #endif /* BLAKE3_IMPL_H */

@@ -234,6 +234,49 @@ static void test_hash_lanes(const blake3_kernel *k) {
   section_end("hash_lanes n=1..40 b=1..16");
 }
 
+/* blake3_hash_batch: messages of every length class in one call (empty, one byte, exact and
+ * partial blocks and chunks, several chunks, longer than the batch takes), overlapping and out
+ * of order, in every mode, against ref.c message by message. */
+static void test_batch(const blake3_kernel *k) {
+  section_begin();
+  enum { MAXN = 300 };
+  static int32_t offsets[MAXN], lengths[MAXN];
+  static uint8_t out[MAXN * 32 + 64], want[32];
+  static const int32_t fixed[] = {0, 1, 31, 32, 63, 64, 65, 100, 127, 128, 1023, 1024, 1025, 2048, 4096, 8192, 8193, 20000};
+  const int rounds = g_quick ? 12 : 60;
+  for (int r = 0; r < rounds; r++) {
+    const size_t n = 1 + (size_t)rnd_below(r % 3 == 0 ? MAXN : 40);
+    const int shape = r % 4; /* all one fixed length, mixed 0..4096, mixed small, any */
+    const int32_t same = fixed[rnd_below(sizeof fixed / sizeof fixed[0])];
+    for (size_t i = 0; i < n; i++) {
+      int32_t len = shape == 0 ? same
+                  : shape == 1 ? (int32_t)rnd_below(4097)
+                  : shape == 2 ? (int32_t)rnd_below(200)
+                               : fixed[rnd_below(sizeof fixed / sizeof fixed[0])];
+      lengths[i] = len;
+      offsets[i] = (int32_t)rnd_below(BIG - (uint64_t)len + 1);
+    }
+    uint32_t key[8];
+    uint8_t flags = 0;
+    switch (r % 3) {
+      case 0: memcpy(key, ref_iv, 32); break;
+      case 1: rnd_words(key, 8); flags = KEYED_HASH; break;
+      default: rnd_words(key, 8); flags = DERIVE_KEY_MATERIAL; break;
+    }
+    memset(out, 0xA5, sizeof out);
+    blake3_hash_batch(k, g_pool, offsets, lengths, n, key, flags, out);
+    size_t bad = n;
+    for (size_t i = 0; i < n && bad == n; i++) {
+      ref_hash(g_pool + offsets[i], (size_t)lengths[i], key, flags, 0, want, 32);
+      if (memcmp(out + 32 * i, want, 32) != 0) bad = i;
+    }
+    check(bad == n && all_equal(out + 32 * n, 64, 0xA5),
+          "batch n=%zu shape=%d flags=%u: message %zu (len %d) differs", n, shape, flags, bad,
+          bad < n ? lengths[bad] : -1);
+  }
+  section_end("batch of messages, mixed lengths");
+}
+
 static void test_xof_many(const blake3_kernel *k) {
   section_begin();
   enum { MAXN = 40 };
@@ -668,6 +711,7 @@ int main(int argc, char **argv) {
     test_compress(k, portable);
     test_hash_many(k, portable);
     test_hash_lanes(k);
+    test_batch(k);
     test_xof_many(k);
     test_subtrees(k);
     test_oneshot(k);

@@ -1,0 +1,174 @@
+/*
+ * blake3-fast: many independent messages hashed at once, one per SIMD lane (Blake3.hashMany).
+ *
+ * A message of up to a chunk is one chain of compressions, so hashed alone it fills one lane of
+ * the 4 to 16 a kernel has. Here the chunks of many messages are the lanes instead:
+ *
+ *   1. A pass takes the next messages until their chunks would exceed B3B_TASKS. Every chunk
+ *      is a task: a one-chunk message is its own root (CHUNK_END | ROOT on its last block,
+ *      counter 0); the chunks of a longer message are leaves (counter = chunk index).
+ *   2. The tasks are sorted by block count (a counting sort: 16 buckets), so that every call of
+ *      the kernel's hash_lanes runs lanes of equal length in lockstep and no lane idles; the
+ *      per-lane counter, last-block length and last-block flags let messages of different
+ *      lengths and roles share a bucket. A partial last block is copied, zero-padded, into
+ *      the pass's own memory: the kernel never reads past a message.
+ *   3. The leaves of the longer messages are merged level by level across all of them through
+ *      hash_many (PARENT, one block): neighbours paired, an odd last CV promoted unchanged,
+ *      which builds exactly the BLAKE3 tree (as blake3_tree.c's b3t_reduce does for one
+ *      input); the pair that is a message's last is its root.
+ *
+ * Messages longer than B3B_MAX_CHUNKS chunks fill lanes on their own: blake3_hash_oneshot.
+ * No allocation; the pass lives on the stack (about 20 KiB on x86-64).
+ */
+#include "blake3_impl.h"
+
+#define B3B_TASKS 128u     /* chunk tasks per pass */
+#define B3B_MAX_CHUNKS 8u  /* a longer message goes through blake3_hash_oneshot */
+#define B3B_BUCKETS (BLAKE3_CHUNK_LEN / BLAKE3_BLOCK_LEN)
+
+/* A chunk to hash, in message order, before sorting. */
+typedef struct {
+  const uint8_t *chunk;
+  uint8_t *dest;     /* its 32-byte CV (a root's is the message's hash) */
+  uint32_t len;      /* bytes in the chunk, 0..1024 */
+  uint32_t counter;  /* chunk index within its message, < B3B_MAX_CHUNKS */
+  uint32_t last_flags;
+} b3b_task;
+
+/* A message of several chunks, whose leaves' CVs wait at cvs for the parent levels. */
+typedef struct {
+  uint8_t *cvs;
+  uint8_t *out;
+  size_t count; /* CVs left at this level */
+} b3b_tree;
+
+static size_t b3b_blocks(uint32_t len) {
+  return len == 0 ? 1 : (len + BLAKE3_BLOCK_LEN - 1) / BLAKE3_BLOCK_LEN;
+}
+
+/* Step 2: the tasks through hash_lanes, one call per block count. */
+static void b3b_hash_tasks(const blake3_kernel *k, const b3b_task *tasks, size_t n,
+                           const uint32_t key[8], uint8_t flags) {
+  const uint8_t *inputs[B3B_TASKS], *lasts[B3B_TASKS];
+  uint32_t lo[B3B_TASKS], hi[B3B_TASKS], len[B3B_TASKS], lflags[B3B_TASKS];
+  uint8_t *dest[B3B_TASKS];
+  _Alignas(64) uint8_t padded[B3B_TASKS][BLAKE3_BLOCK_LEN];
+  uint8_t cvs[B3B_TASKS * BLAKE3_OUT_LEN];
+  size_t start[B3B_BUCKETS + 1] = {0};
+
+  for (size_t t = 0; t < n; t++) start[b3b_blocks(tasks[t].len)]++;
+  for (size_t b = 1; b <= B3B_BUCKETS; b++) start[b] += start[b - 1];
+  /* start[b - 1] is now where bucket b (tasks of b blocks) begins; fill moves it forward. */
+  for (size_t t = 0; t < n; t++) {
+    const b3b_task *task = &tasks[t];
+    const size_t blocks = b3b_blocks(task->len);
+    const size_t at = start[blocks - 1]++;
+    const uint32_t rest = task->len - (uint32_t)(blocks - 1) * BLAKE3_BLOCK_LEN;
+    inputs[at] = task->chunk;
+    if (rest == BLAKE3_BLOCK_LEN) {
+      lasts[at] = task->chunk + (blocks - 1) * BLAKE3_BLOCK_LEN;
+    } else {
+      memset(padded[at], 0, BLAKE3_BLOCK_LEN);
+      if (rest > 0) memcpy(padded[at], task->chunk + (blocks - 1) * BLAKE3_BLOCK_LEN, rest);
+      lasts[at] = padded[at];
+    }
+    lo[at] = task->counter;
+    hi[at] = 0;
+    len[at] = rest;
+    lflags[at] = task->last_flags;
+    dest[at] = task->dest;
+  }
+  /* After the fill, start[b - 1] is where bucket b ends and start[b - 2] (0 for b = 1) where
+   * it begins. */
+  size_t from = 0;
+  for (size_t b = 1; b <= B3B_BUCKETS; b++) {
+    const size_t to = start[b - 1];
+    if (to > from) {
+      const blake3_lanes lanes = {inputs + from, lasts + from, lo + from,
+                                  hi + from,     len + from,   lflags + from};
+      k->hash_lanes(&lanes, to - from, b, key, flags, CHUNK_START, cvs + BLAKE3_OUT_LEN * from);
+    }
+    from = to;
+  }
+  for (size_t t = 0; t < n; t++) memcpy(dest[t], cvs + BLAKE3_OUT_LEN * t, BLAKE3_OUT_LEN);
+}
+
+/* Step 3: the parent levels of every tree until each has written its root to its out. */
+static void b3b_merge(const blake3_kernel *k, b3b_tree *trees, size_t ntrees,
+                      const uint32_t key[8], uint8_t flags) {
+  const uint8_t *ptrs[B3B_TASKS / 2];
+  uint8_t *dest[B3B_TASKS / 2];
+  uint8_t tmp[B3B_TASKS / 2 * BLAKE3_OUT_LEN];
+  for (;;) {
+    /* Roots first (a tree with two CVs left), then every other pair of this level. */
+    size_t roots = 0;
+    for (size_t m = 0; m < ntrees; m++) {
+      if (trees[m].count != 2) continue;
+      ptrs[roots] = trees[m].cvs;
+      dest[roots++] = trees[m].out;
+      trees[m].count = 1;
+    }
+    if (roots > 0) {
+      k->hash_many(ptrs, roots, 1, key, 0, 0, (uint8_t)(flags | PARENT), 0, ROOT, tmp);
+      for (size_t j = 0; j < roots; j++) memcpy(dest[j], tmp + BLAKE3_OUT_LEN * j, BLAKE3_OUT_LEN);
+    }
+    size_t n = 0;
+    for (size_t m = 0; m < ntrees; m++) {
+      const size_t count = trees[m].count;
+      if (count < 3) continue;
+      for (size_t j = 0; j < count / 2; j++) {
+        ptrs[n] = trees[m].cvs + 2 * BLAKE3_OUT_LEN * j;
+        dest[n++] = trees[m].cvs + BLAKE3_OUT_LEN * j;
+      }
+    }
+    if (n == 0) return;
+    k->hash_many(ptrs, n, 1, key, 0, 0, (uint8_t)(flags | PARENT), 0, 0, tmp);
+    /* Every parent of the level is read before any is written back over its children. */
+    for (size_t j = 0; j < n; j++) memcpy(dest[j], tmp + BLAKE3_OUT_LEN * j, BLAKE3_OUT_LEN);
+    for (size_t m = 0; m < ntrees; m++) {
+      const size_t count = trees[m].count;
+      if (count < 3) continue;
+      if (count & 1) /* the odd last CV moves up unchanged */
+        memcpy(trees[m].cvs + BLAKE3_OUT_LEN * (count / 2),
+               trees[m].cvs + BLAKE3_OUT_LEN * (count - 1), BLAKE3_OUT_LEN);
+      trees[m].count = count / 2 + (count & 1);
+    }
+  }
+}
+
+void blake3_hash_batch(const blake3_kernel *k, const uint8_t *data, const int32_t *offsets,
+                       const int32_t *lengths, size_t n, const uint32_t key[8], uint8_t flags,
+                       uint8_t *out) {
+  b3b_task tasks[B3B_TASKS];
+  b3b_tree trees[B3B_TASKS / 2];
+  uint8_t leaf_cvs[B3B_TASKS * BLAKE3_OUT_LEN];
+  size_t i = 0;
+  while (i < n) {
+    size_t ntasks = 0, ntrees = 0;
+    for (; i < n; i++) {
+      const uint8_t *msg = data + offsets[i];
+      const size_t len = (size_t)lengths[i];
+      uint8_t *dest = out + (size_t)BLAKE3_OUT_LEN * i;
+      if (len > (size_t)B3B_MAX_CHUNKS * BLAKE3_CHUNK_LEN) {
+        blake3_hash_oneshot(k, msg, len, key, flags, 0, dest, BLAKE3_OUT_LEN);
+        continue;
+      }
+      const size_t chunks = len == 0 ? 1 : (len + BLAKE3_CHUNK_LEN - 1) / BLAKE3_CHUNK_LEN;
+      if (ntasks + chunks > B3B_TASKS) break; /* the next pass takes it */
+      if (chunks == 1) {
+        tasks[ntasks++] = (b3b_task){msg, dest, (uint32_t)len, 0, CHUNK_END | ROOT};
+        continue;
+      }
+      uint8_t *cvs = leaf_cvs + BLAKE3_OUT_LEN * ntasks;
+      trees[ntrees++] = (b3b_tree){cvs, dest, chunks};
+      for (size_t c = 0; c < chunks; c++) {
+        const size_t rest = len - c * BLAKE3_CHUNK_LEN;
+        tasks[ntasks++] = (b3b_task){msg + c * BLAKE3_CHUNK_LEN, cvs + BLAKE3_OUT_LEN * c,
+                                     (uint32_t)(rest < BLAKE3_CHUNK_LEN ? rest : BLAKE3_CHUNK_LEN),
+                                     (uint32_t)c, CHUNK_END};
+      }
+    }
+    if (ntasks > 0) b3b_hash_tasks(k, tasks, ntasks, key, flags);
+    if (ntrees > 0) b3b_merge(k, trees, ntrees, key, flags);
+  }
+}
