@@ -29,7 +29,7 @@
 #include "blake3_impl.h"
 #include "blake3_mapped.h"
 
-#define B3J_ABI_VERSION 5
+#define B3J_ABI_VERSION 6
 #define B3J_DEFAULT_CLASS "io.github.blake3fast.NativeBlake3"
 #define B3J_PROPERTY "blake3fast.jni.class"
 #define B3J_MAX_SUBTREES 128 /* blake3_hash_subtrees writes at most this many CVs */
@@ -522,6 +522,63 @@ static void JNICALL b3j_root_output_copy(JNIEnv *env, jclass cls, jint isa, jint
   b3j_unbuffer(buf, stack_buf);
 }
 
+/* ---- many messages at once ------------------------------------------------------------ */
+
+/* The most messages one hashMany call takes: their offsets, lengths and hashes sit on the
+ * stack (10 KiB), copied in before the input is pinned and out after it is released. */
+#define B3J_BATCH 256
+
+/* Offsets and lengths [from, from + count) copied in, the key words read; 0 with an exception
+ * pending on failure. */
+static int b3j_batch_in(JNIEnv *env, jintArray offsets, jintArray lengths, jint from, jint count,
+                        jintArray key, int32_t offs[B3J_BATCH], int32_t lens[B3J_BATCH],
+                        uint32_t kw[8]) {
+  if (count < 0 || count > B3J_BATCH) {
+    b3j_throw_iae(env, "blake3fast: more messages in one call than B3J_BATCH");
+    return 0;
+  }
+  if (!b3j_key(env, key, kw)) return 0;
+  (*env)->GetIntArrayRegion(env, offsets, from, count, (jint *)offs);
+  (*env)->GetIntArrayRegion(env, lengths, from, count, (jint *)lens);
+  return !(*env)->ExceptionCheck(env);
+}
+
+static void JNICALL b3j_hash_many(JNIEnv *env, jclass cls, jint isa, jbyteArray data,
+                                  jintArray offsets, jintArray lengths, jint from, jint count,
+                                  jintArray key, jint flags, jbyteArray out, jint out_off) {
+  (void)cls;
+  int32_t offs[B3J_BATCH], lens[B3J_BATCH];
+  uint8_t hashes[B3J_BATCH * BLAKE3_OUT_LEN];
+  uint32_t kw[8];
+  if (!b3j_batch_in(env, offsets, lengths, from, count, key, offs, lens, kw) || count == 0)
+    return;
+  uint8_t *p = (uint8_t *)(*env)->GetPrimitiveArrayCritical(env, data, NULL);
+  if (p == NULL) {
+    b3j_throw_oom(env);
+    return;
+  }
+  blake3_hash_batch(b3j_kernel(isa), p, offs, lens, (size_t)count, kw, (uint8_t)flags, hashes);
+  (*env)->ReleasePrimitiveArrayCritical(env, data, p, JNI_ABORT);
+  (*env)->SetByteArrayRegion(env, out, out_off, count * BLAKE3_OUT_LEN, (const jbyte *)hashes);
+}
+
+/* As hashMany, the messages in a direct buffer (Java copied them there: no pin at all). */
+static void JNICALL b3j_hash_many_direct(JNIEnv *env, jclass cls, jint isa, jobject data,
+                                         jintArray offsets, jintArray lengths, jint from,
+                                         jint count, jintArray key, jint flags, jbyteArray out,
+                                         jint out_off) {
+  (void)cls;
+  int32_t offs[B3J_BATCH], lens[B3J_BATCH];
+  uint8_t hashes[B3J_BATCH * BLAKE3_OUT_LEN];
+  uint32_t kw[8];
+  if (!b3j_batch_in(env, offsets, lengths, from, count, key, offs, lens, kw) || count == 0)
+    return;
+  const uint8_t *p = b3j_direct(env, data);
+  if (p == NULL) return;
+  blake3_hash_batch(b3j_kernel(isa), p, offs, lens, (size_t)count, kw, (uint8_t)flags, hashes);
+  (*env)->SetByteArrayRegion(env, out, out_off, count * BLAKE3_OUT_LEN, (const jbyte *)hashes);
+}
+
 static JNINativeMethod b3j_methods[] = {
     {"abiVersion", "()I", (void *)b3j_abi_version},
     {"supportedIsas", "()I", (void *)b3j_supported_isas},
@@ -537,6 +594,8 @@ static JNINativeMethod b3j_methods[] = {
     {"hashOneShotCopy", "(I[BII[IIJ[BII)V", (void *)b3j_hash_oneshot_copy},
     {"rootOutputCopy", "(I[I[IIIJ[BII)V", (void *)b3j_root_output_copy},
     {"hashMapped", "(ILjava/io/FileDescriptor;JI[IJI[II)I", (void *)b3j_hash_mapped},
+    {"hashMany", "(I[B[I[III[II[BI)V", (void *)b3j_hash_many},
+    {"hashManyDirect", "(ILjava/nio/ByteBuffer;[I[III[II[BI)V", (void *)b3j_hash_many_direct},
 };
 
 /* The binary name from the system property (or the default), dots turned into slashes. */

@@ -398,6 +398,8 @@ typedef void (*fn_root)(JNIEnv *, jclass, jint, jintArray, jintArray, jint, jint
                         jint);
 typedef jlong (*fn_address)(JNIEnv *, jclass, jobject);
 typedef jint (*fn_mapped)(JNIEnv *, jclass, jint, jobject, jlong, jint, jintArray, jlong, jint, jintArray, jint);
+typedef void (*fn_many)(JNIEnv *, jclass, jint, jobject, jintArray, jintArray, jint, jint, jintArray, jint,
+                        jbyteArray, jint);
 typedef void (*fn_block)(JNIEnv *, jclass, jint, jlong, jlong, jlong, jlong, jlong, jlong, jlong, jlong, jint,
                          jlong, jlong, jlong, jlong, jint, jlong);
 
@@ -413,6 +415,7 @@ static struct {
   fn_oneshot oneshot_copy;
   fn_root root_output_copy;
   fn_mapped mapped;
+  fn_many many, many_direct;
 } N;
 
 static const struct {
@@ -432,6 +435,8 @@ static const struct {
     {"hashOneShotCopy", "(I[BII[IIJ[BII)V"},
     {"rootOutputCopy", "(I[I[IIIJ[BII)V"},
     {"hashMapped", "(ILjava/io/FileDescriptor;JI[IJI[II)I"},
+    {"hashMany", "(I[B[I[III[II[BI)V"},
+    {"hashManyDirect", "(ILjava/nio/ByteBuffer;[I[III[II[BI)V"},
 };
 
 static void *native_fn(const char *name, const char *sig) {
@@ -724,6 +729,65 @@ static void test_hash_block(int rounds) {
          g_fail == before ? "ok" : "FAILED");
 }
 
+/* hashMany and hashManyDirect: a window [from, from + count) of packed messages, each hash as
+ * hashOneShot gives it, nothing written outside out[opad, opad + 32 count); more than
+ * B3J_BATCH messages in one call is refused with nothing pinned. */
+static void test_hash_many(int rounds) {
+  long before = g_fail;
+  enum { MAXN = 256, DATA = 12000 };
+  static uint8_t data[DATA];
+  static int32_t offs[MAXN + 4], lens[MAXN + 4];
+  for (size_t i = 0; i < DATA; i++) data[i] = (uint8_t)rnd();
+  for (int r = 0; r < rounds; r++) {
+    const size_t total = 1 + rnd() % (r % 4 == 0 ? MAXN : 20), from = rnd() % 3;
+    const size_t count = total, opad = rnd() % 5;
+    for (size_t i = 0; i < from + count; i++) {
+      lens[i] = (int32_t)(r % 2 ? rnd() % 2100 : rnd() % 130);
+      offs[i] = (int32_t)(rnd() % (DATA - (size_t)lens[i] + 1));
+    }
+    const int flags = (int[]){0, KEYED_HASH, DERIVE_KEY_MATERIAL}[r % 3];
+    uint32_t kw[8];
+    for (int i = 0; i < 8; i++) kw[i] = flags == 0 ? blake3_iv[i] : (uint32_t)rnd();
+    for (int t = 0; t < g_nisas; t++) {
+      const int isa = g_isas[t];
+      for (int direct = 0; direct < 2; direct++) {
+        mobj *d = direct ? direct_at(data, DATA, 0) : input_at(data, DATA, 0);
+        mobj *o = ints_obj((const uint32_t *)offs, from + count), *l = ints_obj((const uint32_t *)lens, from + count);
+        mobj *k = ints_obj(kw, 8), *out = new_obj(K_BYTES, opad + 32 * count + 3, 1);
+        memset(out->data, 0x5A, opad + 32 * count + 3);
+        (direct ? N.many_direct : N.many)(&g_env, NULL, isa, (jobject)d, (jintArray)o, (jintArray)l, (jint)from,
+                                          (jint)count, (jintArray)k, flags, (jbyteArray)out, (jint)opad);
+        int ok = !M.pending && M.critical == 0;
+        const uint8_t *res = (const uint8_t *)out->data;
+        for (size_t j = 0; j < opad; j++) ok &= res[j] == 0x5A;
+        for (size_t j = 0; j < 3; j++) ok &= res[opad + 32 * count + j] == 0x5A;
+        for (size_t i = 0; i < count && ok; i++) {
+          uint8_t want[32];
+          ok &= oneshot(isa, 0, data + offs[from + i], (size_t)lens[from + i], 0, kw, flags, 0, 32, 0, want);
+          ok &= memcmp(res + opad + 32 * i, want, 32) == 0;
+        }
+        check(ok, "%s hashMany%s round %d: %zu messages from %zu", ISA_NAMES[isa], direct ? "Direct" : "", r, count,
+              from);
+        free_obj(d);
+        free_obj(o);
+        free_obj(l);
+        free_obj(k);
+        free_obj(out);
+      }
+    }
+  }
+  mobj *d = input_at(data, 64, 0), *o = ints_obj(NULL, 300), *l = ints_obj(NULL, 300), *out = new_obj(K_BYTES, 32 * 300, 1);
+  memset(o->data, 0, 4 * 300);
+  memset(l->data, 0, 4 * 300);
+  N.many(&g_env, NULL, 0, (jobject)d, (jintArray)o, (jintArray)l, 0, 257, NULL, 0, (jbyteArray)out, 0);
+  expect_exception("hashMany, 257 messages", "java/lang/IllegalArgumentException");
+  free_obj(d);
+  free_obj(o);
+  free_obj(l);
+  free_obj(out);
+  printf("  hashMany, hashManyDirect, %d rounds x %d ISAs: %s\n", rounds, g_nisas, g_fail == before ? "ok" : "FAILED");
+}
+
 /* Each failure the glue can meet: it must leave exactly the expected exception, nothing pinned. */
 static void expect_exception(const char *what, const char *cls) {
   check(M.pending && strcmp(M.pending_class, cls) == 0, "%s: expected %s pending, got %s", what, cls,
@@ -959,8 +1023,10 @@ int main(int argc, char **argv) {
   N.oneshot_copy = (fn_oneshot)f[11];
   N.root_output_copy = (fn_root)f[12];
   N.mapped = (fn_mapped)f[13];
+  N.many = (fn_many)f[14];
+  N.many_direct = (fn_many)f[15];
 
-  check(N.abi_version(&g_env, NULL) == 5, "abiVersion is 5");
+  check(N.abi_version(&g_env, NULL) == 6, "abiVersion is 6");
   const jint supported = N.supported_isas(&g_env, NULL);
   check(supported & 1, "portable is supported");
   const char *cap_env = getenv("BLAKE3_ISA");
@@ -979,6 +1045,7 @@ int main(int argc, char **argv) {
   test_subtrees(quick ? 12 : 60);
   test_root_output(quick ? 40 : 200);
   test_hash_block(quick ? 3 : 12);
+  test_hash_many(quick ? 8 : 40);
   test_error_paths();
   test_second_pin_fails();
   test_mapped();

@@ -53,6 +53,20 @@ interface Kernel {
    */
   void rootOutput(int[] cv, int[] block, int blockLen, int flags, long position, byte[] out, int outOff, int outLen);
 
+  /**
+   * The 32-byte hashes of messages {@code [from, from + count)}, message {@code i} being
+   * {@code data[offsets[i], offsets[i] + lengths[i])}, to {@code out[outOff + 32 (i - from)]}
+   * ({@link Batch} checked every range). This default hashes them one after the other; the
+   * native kernel runs them side by side, one per SIMD lane.
+   */
+  default void hashMany(byte[] data, int[] offsets, int[] lengths, int from, int count, int[] key, int flags,
+      byte[] out, int outOff) {
+    for (int i = from; i < from + count; i++) {
+      OneShot.hash(this, data, offsets[i], lengths[i], key, flags, out, outOff + Spec.OUT_LEN * (i - from),
+          Spec.OUT_LEN);
+    }
+  }
+
   /** {@link #hashMapped}: nothing was done; read the range instead. */
   int MAPPED_UNAVAILABLE = -1;
   /** {@link #hashMapped}: reading the mapping failed (SIGBUS): the file shrank or its storage failed. */

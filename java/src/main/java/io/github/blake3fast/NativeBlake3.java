@@ -12,7 +12,7 @@ final class NativeBlake3 {
   private NativeBlake3() {}
 
   /** The contract version this class speaks; a library answering otherwise is refused. */
-  static final int ABI_VERSION = 5;
+  static final int ABI_VERSION = 6;
 
   /**
    * ISA names as -Dblake3.isa spells them, indexed by ISA number: the list BLAKE3_ISAS in
@@ -90,4 +90,19 @@ final class NativeBlake3 {
    */
   static native int hashMapped(int isa, FileDescriptor fd, long pos, int len, int[] key, long counter, int flags,
       int[] cvs, int cvsOff);
+
+  /** The most messages one {@link #hashMany} or {@link #hashManyDirect} call takes (B3J_BATCH). */
+  static final int MANY_MAX = 256;
+
+  /**
+   * The 32-byte hashes of messages {@code [from, from + count)} ({@code count <= MANY_MAX}),
+   * message {@code i} being {@code data[offsets[i], offsets[i] + lengths[i])}, to
+   * {@code out[outOff + 32 (i - from)]}: blake3_hash_batch. Pins {@code data}; copies the rest.
+   */
+  static native void hashMany(int isa, byte[] data, int[] offsets, int[] lengths, int from, int count, int[] key,
+      int flags, byte[] out, int outOff);
+
+  /** {@link #hashMany} with the messages in a direct buffer (offsets from its start): no pin. */
+  static native void hashManyDirect(int isa, ByteBuffer data, int[] offsets, int[] lengths, int from, int count,
+      int[] key, int flags, byte[] out, int outOff);
 }

@@ -198,6 +198,78 @@ final class NativeKernel implements Kernel {
     }
   }
 
+  /**
+   * Messages longer than this are hashed one by one (one native one-shot each, whose tree
+   * fills the lanes by itself); shorter ones go to the native batch, up to
+   * {@link NativeBlake3#MANY_MAX} messages per call. The C batch takes up to 8 chunks a message
+   * (B3B_MAX_CHUNKS in blake3_batch.c), so a call never pins more than 2 MiB.
+   */
+  static final int MANY_MAX_LEN = 8 * Spec.CHUNK_LEN;
+
+  @Override
+  public void hashMany(byte[] data, int[] offsets, int[] lengths, int from, int count, int[] key, int flags,
+      byte[] out, int outOff) {
+    Objects.checkFromIndexSize(from, count, Math.min(offsets.length, lengths.length));
+    Objects.checkFromIndexSize(outOff, Spec.OUT_LEN * count, out.length);
+    int[] k = key == Spec.iv() ? null : key;
+    int end = from + count;
+    int i = from;
+    while (i < end) {
+      if (lengths[i] > MANY_MAX_LEN) {
+        OneShot.hash(this, data, offsets[i], lengths[i], key, flags, out, outOff + Spec.OUT_LEN * (i - from),
+            Spec.OUT_LEN);
+        i++;
+        continue;
+      }
+      int limit = pin ? NativeBlake3.MANY_MAX : CopyBuffers.LEN;
+      int j = i;
+      long bytes = 0;
+      // Every range is checked here again, right before C reads it: see the class comment.
+      while (j < end && j - i < NativeBlake3.MANY_MAX && lengths[j] <= MANY_MAX_LEN
+          && (pin || bytes + lengths[j] <= limit)) {
+        Objects.checkFromIndexSize(offsets[j], lengths[j], data.length);
+        bytes += lengths[j];
+        j++;
+      }
+      int at = outOff + Spec.OUT_LEN * (i - from);
+      if (pin) {
+        NativeBlake3.hashMany(isa, data, offsets, lengths, i, j - i, k, flags, out, at);
+      } else {
+        manyCopied(data, offsets, lengths, i, j - i, k, flags, out, at);
+      }
+      i = j;
+    }
+  }
+
+  /** {@link #hashMany} where arrays are not pinned: the messages packed into a copy buffer. */
+  private void manyCopied(byte[] data, int[] offsets, int[] lengths, int from, int count, int[] key, int flags,
+      byte[] out, int outOff) {
+    int slot = CopyBuffers.claim();
+    if (slot < 0) {
+      for (int i = from; i < from + count; i++) {
+        OneShot.hash(this, data, offsets[i], lengths[i], key == null ? Spec.iv() : key, flags, out,
+            outOff + Spec.OUT_LEN * (i - from), Spec.OUT_LEN);
+      }
+      return;
+    }
+    try {
+      ByteBuffer buf = CopyBuffers.buffer(slot);
+      int[] packedOffsets = new int[count];
+      int[] packedLengths = new int[count];
+      int at = 0;
+      for (int i = 0; i < count; i++) {
+        int len = lengths[from + i];
+        buf.put(at, data, offsets[from + i], len);
+        packedOffsets[i] = at;
+        packedLengths[i] = len;
+        at += len;
+      }
+      NativeBlake3.hashManyDirect(isa, buf, packedOffsets, packedLengths, 0, count, key, flags, out, outOff);
+    } finally {
+      CopyBuffers.release(slot);
+    }
+  }
+
   @Override
   public void rootOutput(int[] cv, int[] block, int blockLen, int flags, long position, byte[] out, int outOff,
       int outLen) {
