@@ -38,3 +38,25 @@ JNIEXPORT jint JNICALL Java_io_github_blake3fast_bench_OfficialBlake3_hash0(
   (*env)->SetByteArrayRegion(env, out, 0, 32, (const jbyte *)digest);
   return 0;
 }
+
+int ab_many(const char *isa, const uint8_t *data, const int32_t *offsets, const int32_t *lengths,
+            size_t n, uint8_t *out);
+
+/* Messages [0, n) of the packed arrays, one official hasher each, hashes to out[32 i]: all four
+ * arrays pinned for the call (Java checked every range). 0, or -1 as hash0. */
+JNIEXPORT jint JNICALL Java_io_github_blake3fast_bench_OfficialBlake3_hashMany0(
+    JNIEnv *env, jclass cls, jint isa, jbyteArray data, jintArray offsets, jintArray lengths,
+    jint n, jbyteArray out) {
+  (void)cls;
+  if (isa < 0 || isa >= OFFICIAL_ISA_COUNT) return -1;
+  uint8_t *d = (*env)->GetPrimitiveArrayCritical(env, data, NULL);
+  int32_t *o = d ? (*env)->GetPrimitiveArrayCritical(env, offsets, NULL) : NULL;
+  int32_t *l = o ? (*env)->GetPrimitiveArrayCritical(env, lengths, NULL) : NULL;
+  uint8_t *h = l ? (*env)->GetPrimitiveArrayCritical(env, out, NULL) : NULL;
+  int rc = h ? ab_many(official_isas[isa], d, o, l, (size_t)n, h) : -1;
+  if (h) (*env)->ReleasePrimitiveArrayCritical(env, out, h, 0);
+  if (l) (*env)->ReleasePrimitiveArrayCritical(env, lengths, l, JNI_ABORT);
+  if (o) (*env)->ReleasePrimitiveArrayCritical(env, offsets, o, JNI_ABORT);
+  if (d) (*env)->ReleasePrimitiveArrayCritical(env, data, d, JNI_ABORT);
+  return rc;
+}

@@ -14,10 +14,11 @@
  *   [23..54] key
  *   [55..]   data
  *
- * Checks per kernel: blake3_hash_oneshot; blake3_hash_subtrees at an arbitrary counter; and a
+ * Checks per kernel: blake3_hash_oneshot; blake3_hash_subtrees at an arbitrary counter; a
  * streaming driver (CV stack with lazy merging, as the Java side does) that hashes the message
  * in pieces through blake3_hash_subtrees and finishes with blake3_root_output, which must give
- * the one-shot output.
+ * the one-shot output; and blake3_hash_batch over up to 64 pieces of the message (lengths and
+ * overlaps drawn from the data), each of which must hash as a one-shot of the portable path.
  *
  * Built with -fsanitize=fuzzer this is a libFuzzer target; built with
  * BLAKE3_FUZZ_REPLAY_MAIN it has a main() that replays files or directories given as arguments.
@@ -199,6 +200,43 @@ static void streamed(const blake3_kernel *k, const uint8_t *msg, size_t len, con
   blake3_root_output(k, cv, bw, root_len, f, seek, out, out_len);
 }
 
+/* ---- the batch ------------------------------------------------------------------------------ */
+
+#define MAX_BATCH 64
+
+/* Cuts msg into up to MAX_BATCH ranges drawn from the data bytes: lengths up to a few chunks
+ * (now and then past the batch's 8-chunk limit), each starting where the last ended or, one
+ * time in four, somewhere earlier (overlapping). Returns how many. */
+static size_t batch_layout(const uint8_t *d, size_t dn, size_t len, int32_t *offs, int32_t *lens) {
+  size_t n = 0, at = 0;
+  for (size_t i = 0; n < MAX_BATCH && dn > 0; i += 2) {
+    const uint8_t a = d[i % dn], b = d[(i + 1) % dn];
+    size_t want = (a & 0x80) ? (size_t)a * 41 + b : (size_t)(a & 0x7f);
+    if (a == 0xff) want = 9000 + (size_t)b * 7;
+    if ((b & 3) == 0 && at > 0) at = (size_t)b * 13 % at;
+    if (at + want > len) break;
+    offs[n] = (int32_t)at;
+    lens[n++] = (int32_t)want;
+    at += want;
+    if (i > 4 * MAX_BATCH) break;
+  }
+  return n;
+}
+
+static void check_batch(const blake3_kernel *k, const blake3_kernel *p, const uint8_t *msg,
+                        size_t len, const uint8_t *d, size_t dn, const uint32_t key[8],
+                        uint8_t flags) {
+  int32_t offs[MAX_BATCH], lens[MAX_BATCH];
+  uint8_t got[MAX_BATCH * 32], want[32];
+  const size_t n = batch_layout(d, dn, len, offs, lens);
+  if (n == 0) return;
+  blake3_hash_batch(k, msg, offs, lens, n, key, flags, got);
+  for (size_t i = 0; i < n; i++) {
+    blake3_hash_oneshot(p, msg + offs[i], (size_t)lens[i], key, flags, 0, want, 32);
+    if (memcmp(got + 32 * i, want, 32) != 0) fail("batch", k->name, (size_t)lens[i], i, n);
+  }
+}
+
 /* ---- the target ------------------------------------------------------------------------------ */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -259,6 +297,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memset(got, 0, out_len);
     streamed(k, msg, len, key, flags, splits, seek, got, out_len);
     if (memcmp(got, want, out_len) != 0) fail("streamed+root_output", k->name, len, seek, out_len);
+    check_batch(k, p, msg, len, r.p, r.n, key, flags);
   }
   return 0;
 }

@@ -65,5 +65,23 @@ public final class OfficialBlake3 {
     }
   }
 
+  /**
+   * The hash of each packed message (message i is {@code data[offsets[i], offsets[i] +
+   * lengths[i])}) to {@code out[32 i]}, one official hasher each: the only way its API allows.
+   */
+  public void hashMany(byte[] data, int[] offsets, int[] lengths, byte[] out) {
+    if (offsets.length != lengths.length || out.length < 32L * offsets.length) {
+      throw new IllegalArgumentException("offsets, lengths and out disagree");
+    }
+    for (int i = 0; i < offsets.length; i++) {
+      Objects.checkFromIndexSize(offsets[i], lengths[i], data.length);
+    }
+    if (hashMany0(isa, data, offsets, lengths, offsets.length, out) != 0) {
+      throw new IllegalStateException("the official code refused " + ISAS[isa] + " (CPU lacks it, or an array could not be pinned)");
+    }
+  }
+
   private static native int hash0(int isa, byte[] in, int off, int len, byte[] out);
+
+  private static native int hashMany0(int isa, byte[] data, int[] offsets, int[] lengths, int n, byte[] out);
 }
