@@ -66,6 +66,37 @@ public final class PlatformCheck {
     System.exit(c.failed == 0 && c.passed > 0 ? 0 : 1);
   }
 
+  /** Every vector input at once through the batch API, as arrays and packed, in all modes. */
+  private void batch(List<byte[]> inputs, List<byte[]> hashes, List<byte[]> keyeds, List<byte[]> derives, byte[] key,
+      String context) {
+    byte[][] in = inputs.toArray(new byte[0][]);
+    int total = 0;
+    for (byte[] b : in) {
+      total += b.length;
+    }
+    byte[] data = new byte[total];
+    int[] offsets = new int[in.length];
+    int[] lengths = new int[in.length];
+    for (int i = 0, at = 0; i < in.length; at += in[i].length, i++) {
+      System.arraycopy(in[i], 0, data, at, in[i].length);
+      offsets[in.length - 1 - i] = at; // packed in reverse order: ranges need not follow the list
+      lengths[in.length - 1 - i] = in[i].length;
+    }
+    byte[][] plain = Blake3.hashMany(in);
+    byte[][] keyed = Blake3.keyedHashMany(key, in);
+    byte[][] derived = Blake3.deriveKeyMany(context, in);
+    byte[] packed = new byte[32 * in.length];
+    Blake3.hashMany(data, offsets, lengths, packed);
+    for (int i = 0; i < in.length; i++) {
+      String at = " (batch, input_len " + in[i].length + ")";
+      check(Arrays.equals(plain[i], hashes.get(i)), "hashMany" + at);
+      check(Arrays.equals(keyed[i], keyeds.get(i)), "keyedHashMany" + at);
+      check(Arrays.equals(derived[i], derives.get(i)), "deriveKeyMany" + at);
+      int j = in.length - 1 - i;
+      check(Arrays.equals(Arrays.copyOfRange(packed, 32 * j, 32 * j + 32), hashes.get(i)), "hashMany, packed" + at);
+    }
+  }
+
   private void check(boolean ok, String what) {
     if (ok) {
       passed++;
@@ -88,6 +119,10 @@ public final class PlatformCheck {
     @SuppressWarnings("unchecked")
     List<Object> cases = (List<Object>) top.get("cases");
     int before = failed;
+    List<byte[]> inputs = new ArrayList<>();
+    List<byte[]> hashes = new ArrayList<>();
+    List<byte[]> keyeds = new ArrayList<>();
+    List<byte[]> derives = new ArrayList<>();
     for (Object o : cases) {
       @SuppressWarnings("unchecked")
       Map<String, Object> tc = (Map<String, Object>) o;
@@ -101,6 +136,10 @@ public final class PlatformCheck {
       byte[] derive = Blake3.fromHex((String) tc.get("derive_key"));
       int n = hash.length;
       String at = " (input_len " + len + ")";
+      inputs.add(input);
+      hashes.add(Arrays.copyOf(hash, 32));
+      keyeds.add(Arrays.copyOf(keyed, 32));
+      derives.add(Arrays.copyOf(derive, 32));
 
       if (len <= 8193) { // the reference itself, on the small cases (it is slow when interpreted)
         check(Arrays.equals(Reference.hash(input, Reference.IV, 0, n), hash), "reference hash" + at);
@@ -124,6 +163,7 @@ public final class PlatformCheck {
       reader.read(tail, 0, tail.length);
       check(Arrays.equals(tail, Arrays.copyOfRange(hash, pos, n)), "xof after seek(" + pos + ")" + at);
     }
+    batch(inputs, hashes, keyeds, derives, key, context);
     check(cases.size() >= 30, "the vector file has " + cases.size() + " cases");
     System.out.println("official vectors: " + cases.size() + " cases, "
         + (failed == before ? "ok" : (failed - before) + " failed"));
