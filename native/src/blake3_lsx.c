@@ -2,16 +2,17 @@
  * blake3-fast: LoongArch LSX kernel (build this file alone with clang-19 -mlsx; the rest of
  * the library is built with -mno-lsx so it runs where AT_HWCAP has no LSX).
  *
- * Row-wise compress and four-lane hash_many and hash_lanes: the code of blake3_vec128.h over LSX vectors
- * (lanes turned by vshuf4i.w, message permuted by vshuf.b, transposed by vilvl/vilvh).
- * LoongArch is little-endian, so words load as they are.
+ * Row-wise compress and four-lane hash_many and hash_lanes: the code of blake3_vec128.h over
+ * LSX vectors (lanes turned by vshuf4i.w, message permuted by vshuf.b, transposed by
+ * vilvl/vilvh). LoongArch is little-endian, so words load as they are.
  *
  * LASX: when AT_HWCAP says the CPU has it (checked once), hash_many and hash_lanes run eight
  * inputs per pass in 256-bit registers. That code is compiled per function with target("lasx")
  * and written with the __builtin_lasx_* builtins (lasxintrin.h needs the whole file built with
- * -mlasx), so this file still builds with -mlsx alone and runs on LSX-only cores. It only engages when the
- * tree hands over at least five inputs at once, which is why LSX's degree in BLAKE3_ISAS is 8
- * (on an LSX-only core that costs nothing: eight inputs are two 4-lane passes).
+ * -mlasx), so this file still builds with -mlsx alone and runs on LSX-only cores. It only
+ * engages when the tree hands over at least five inputs at once, which is why LSX's degree in
+ * BLAKE3_ISAS is 8 (on an LSX-only core that costs nothing: eight inputs are two 4-lane
+ * passes).
  */
 #include "blake3_impl.h"
 
