@@ -87,7 +87,7 @@ enum blake3_flags {
   X(SSE41, sse41, X86_64, 4, sse41, LOOP, NONE, LOOP)                                           \
   X(AVX2, avx2, X86_64, 8, sse41, LOOP, OWN, LOOP)                                              \
   X(AVX512, avx512, X86_64, 16, avx512, WIDE, OWN, LOOP)                                        \
-  X(NEON, neon, AARCH64, 4, neon, LOOP, NONE, LOOP)                                             \
+  X(NEON, neon, AARCH64, 4, neon, LOOP, NONE, OWN)                                              \
   X(VSX, vsx, PPC64LE, 4, vsx, LOOP, NONE, OWN)                                                 \
   X(RVV, rvv, RISCV64, 1, rvv, LOOP, NONE, LOOP)                                                \
   X(LSX, lsx, LOONGARCH64, 8, lsx, LOOP, NONE, OWN)                                             \
