@@ -89,7 +89,7 @@ enum blake3_flags {
   X(AVX512, avx512, X86_64, 16, avx512, WIDE, OWN, LOOP)                                        \
   X(NEON, neon, AARCH64, 4, neon, LOOP, NONE, OWN)                                              \
   X(VSX, vsx, PPC64LE, 4, vsx, LOOP, NONE, OWN)                                                 \
-  X(RVV, rvv, RISCV64, 1, rvv, LOOP, NONE, LOOP)                                                \
+  X(RVV, rvv, RISCV64, 1, rvv, LOOP, NONE, OWN)                                                 \
   X(LSX, lsx, LOONGARCH64, 8, lsx, LOOP, NONE, OWN)                                             \
   X(VX, vx, S390X, 4, vx, LOOP, NONE, OWN)
 
