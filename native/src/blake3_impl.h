@@ -87,11 +87,11 @@ enum blake3_flags {
   X(SSE41, sse41, X86_64, 4, sse41, LOOP, NONE, LOOP)                                           \
   X(AVX2, avx2, X86_64, 8, sse41, LOOP, OWN, LOOP)                                              \
   X(AVX512, avx512, X86_64, 16, avx512, WIDE, OWN, LOOP)                                        \
-  X(NEON, neon, AARCH64, 4, neon, LOOP, NONE, LOOP)                                             \
-  X(VSX, vsx, PPC64LE, 4, vsx, LOOP, NONE, LOOP)                                                \
-  X(RVV, rvv, RISCV64, 1, rvv, LOOP, NONE, LOOP)                                                \
-  X(LSX, lsx, LOONGARCH64, 8, lsx, LOOP, NONE, LOOP)                                            \
-  X(VX, vx, S390X, 4, vx, LOOP, NONE, LOOP)
+  X(NEON, neon, AARCH64, 4, neon, LOOP, NONE, OWN)                                              \
+  X(VSX, vsx, PPC64LE, 4, vsx, LOOP, NONE, OWN)                                                 \
+  X(RVV, rvv, RISCV64, 1, rvv, LOOP, NONE, OWN)                                                 \
+  X(LSX, lsx, LOONGARCH64, 8, lsx, LOOP, NONE, OWN)                                             \
+  X(VX, vx, S390X, 4, vx, LOOP, NONE, OWN)
 
 #define BLAKE3_ISA_ENUM_(ID, name, arch, degree, rows, xof, subtree, lanes) BLAKE3_ISA_##ID,
 enum blake3_isa { BLAKE3_ISAS(BLAKE3_ISA_ENUM_) BLAKE3_ISA_COUNT };

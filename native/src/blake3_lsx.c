@@ -2,16 +2,17 @@
  * blake3-fast: LoongArch LSX kernel (build this file alone with clang-19 -mlsx; the rest of
  * the library is built with -mno-lsx so it runs where AT_HWCAP has no LSX).
  *
- * Row-wise compress and four-lane hash_many: the code of blake3_vec128.h over LSX vectors
- * (lanes turned by vshuf4i.w, message permuted by vshuf.b, transposed by vilvl/vilvh).
- * LoongArch is little-endian, so words load as they are.
+ * Row-wise compress and four-lane hash_many and hash_lanes: the code of blake3_vec128.h over
+ * LSX vectors (lanes turned by vshuf4i.w, message permuted by vshuf.b, transposed by
+ * vilvl/vilvh). LoongArch is little-endian, so words load as they are.
  *
- * LASX: when AT_HWCAP says the CPU has it (checked once), hash_many runs eight inputs per pass
- * in 256-bit registers. That code is compiled per function with target("lasx") and written
- * with the __builtin_lasx_* builtins (lasxintrin.h needs the whole file built with -mlasx), so
- * this file still builds with -mlsx alone and runs on LSX-only cores. It only engages when the
- * tree hands over at least five inputs at once, which is why LSX's degree in BLAKE3_ISAS is 8
- * (on an LSX-only core that costs nothing: eight inputs are two 4-lane passes).
+ * LASX: when AT_HWCAP says the CPU has it (checked once), hash_many and hash_lanes run eight
+ * inputs per pass in 256-bit registers. That code is compiled per function with target("lasx")
+ * and written with the __builtin_lasx_* builtins (lasxintrin.h needs the whole file built with
+ * -mlasx), so this file still builds with -mlsx alone and runs on LSX-only cores. It only
+ * engages when the tree hands over at least five inputs at once, which is why LSX's degree in
+ * BLAKE3_ISAS is 8 (on an LSX-only core that costs nothing: eight inputs are two 4-lane
+ * passes).
  */
 #include "blake3_impl.h"
 
@@ -146,6 +147,50 @@ typedef signed char b3_v32i8 __attribute__((vector_size(32)));
     G8(v3, v4, v9, v14, M8(s14), M8(s15));                                         \
   } while (0)
 
+#define LASX_INLINE __attribute__((target("lasx"), always_inline)) static inline
+
+/* Block `off` of eight inputs through one compression in every lane: h[j] lane i is word j
+ * of lane i's CV, before and after; the state's last row comes per lane. */
+LASX_INLINE void compress8_lasx(u32x8 h[8], const uint8_t *const in[8], size_t off,
+                                u32x8 ctr_lo, u32x8 ctr_hi, u32x8 len, u32x8 f) {
+  u32x8 m0 = XLD(in[0] + off), m1 = XLD(in[1] + off), m2 = XLD(in[2] + off),
+        m3 = XLD(in[3] + off), m4 = XLD(in[4] + off), m5 = XLD(in[5] + off),
+        m6 = XLD(in[6] + off), m7 = XLD(in[7] + off);
+  u32x8 m8 = XLD(in[0] + off + 32), m9 = XLD(in[1] + off + 32), m10 = XLD(in[2] + off + 32),
+        m11 = XLD(in[3] + off + 32), m12 = XLD(in[4] + off + 32), m13 = XLD(in[5] + off + 32),
+        m14 = XLD(in[6] + off + 32), m15 = XLD(in[7] + off + 32);
+  TRANSPOSE8(m0, m1, m2, m3, m4, m5, m6, m7);
+  TRANSPOSE8(m8, m9, m10, m11, m12, m13, m14, m15);
+
+  u32x8 v0 = h[0], v1 = h[1], v2 = h[2], v3 = h[3], v4 = h[4], v5 = h[5], v6 = h[6], v7 = h[7];
+  u32x8 v8 = XSPLAT(blake3_iv[0]), v9 = XSPLAT(blake3_iv[1]), v10 = XSPLAT(blake3_iv[2]),
+        v11 = XSPLAT(blake3_iv[3]);
+  u32x8 v12 = ctr_lo, v13 = ctr_hi, v14 = len, v15 = f;
+
+  BLAKE3_WITH_ROW(ROUND8, 0);
+  BLAKE3_WITH_ROW(ROUND8, 1);
+  BLAKE3_WITH_ROW(ROUND8, 2);
+  BLAKE3_WITH_ROW(ROUND8, 3);
+  BLAKE3_WITH_ROW(ROUND8, 4);
+  BLAKE3_WITH_ROW(ROUND8, 5);
+  BLAKE3_WITH_ROW(ROUND8, 6);
+
+  h[0] = v0 ^ v8;
+  h[1] = v1 ^ v9;
+  h[2] = v2 ^ v10;
+  h[3] = v3 ^ v11;
+  h[4] = v4 ^ v12;
+  h[5] = v5 ^ v13;
+  h[6] = v6 ^ v14;
+  h[7] = v7 ^ v15;
+}
+
+/* Columns back to rows: row i, lane i's CV, to out + 32 * i. */
+LASX_INLINE void store_cvs8_lasx(u32x8 h[8], uint8_t *out) {
+  TRANSPOSE8(h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]);
+  for (int i = 0; i < 8; i++) XST(out + 32 * i, h[i]);
+}
+
 __attribute__((target("lasx"))) static void
 hash8_lasx(const uint8_t *const in[8], size_t blocks, const uint32_t key[8], uint64_t counter,
            int increment_counter, uint8_t flags, uint8_t flags_start, uint8_t flags_end,
@@ -158,57 +203,37 @@ hash8_lasx(const uint8_t *const in[8], size_t blocks, const uint32_t key[8], uin
     hi[i] = (uint32_t)(c >> 32);
   }
   const u32x8 ctr_lo = XLD(lo), ctr_hi = XLD(hi);
-  u32x8 h0 = XSPLAT(key[0]), h1 = XSPLAT(key[1]), h2 = XSPLAT(key[2]), h3 = XSPLAT(key[3]),
-        h4 = XSPLAT(key[4]), h5 = XSPLAT(key[5]), h6 = XSPLAT(key[6]), h7 = XSPLAT(key[7]);
+  u32x8 h[8];
+  for (int i = 0; i < 8; i++) h[i] = XSPLAT(key[i]);
 
   for (size_t b = 0; b < blocks; b++) {
-    const size_t off = b * BLAKE3_BLOCK_LEN;
-    u32x8 m0 = XLD(in[0] + off), m1 = XLD(in[1] + off), m2 = XLD(in[2] + off),
-          m3 = XLD(in[3] + off), m4 = XLD(in[4] + off), m5 = XLD(in[5] + off),
-          m6 = XLD(in[6] + off), m7 = XLD(in[7] + off);
-    u32x8 m8 = XLD(in[0] + off + 32), m9 = XLD(in[1] + off + 32), m10 = XLD(in[2] + off + 32),
-          m11 = XLD(in[3] + off + 32), m12 = XLD(in[4] + off + 32),
-          m13 = XLD(in[5] + off + 32), m14 = XLD(in[6] + off + 32),
-          m15 = XLD(in[7] + off + 32);
-    TRANSPOSE8(m0, m1, m2, m3, m4, m5, m6, m7);
-    TRANSPOSE8(m8, m9, m10, m11, m12, m13, m14, m15);
     uint32_t f = flags;
     if (b == 0) f |= flags_start;
     if (b + 1 == blocks) f |= flags_end;
-
-    u32x8 v0 = h0, v1 = h1, v2 = h2, v3 = h3, v4 = h4, v5 = h5, v6 = h6, v7 = h7;
-    u32x8 v8 = XSPLAT(blake3_iv[0]), v9 = XSPLAT(blake3_iv[1]), v10 = XSPLAT(blake3_iv[2]),
-          v11 = XSPLAT(blake3_iv[3]);
-    u32x8 v12 = ctr_lo, v13 = ctr_hi, v14 = XSPLAT(BLAKE3_BLOCK_LEN), v15 = XSPLAT(f);
-
-    BLAKE3_WITH_ROW(ROUND8, 0);
-    BLAKE3_WITH_ROW(ROUND8, 1);
-    BLAKE3_WITH_ROW(ROUND8, 2);
-    BLAKE3_WITH_ROW(ROUND8, 3);
-    BLAKE3_WITH_ROW(ROUND8, 4);
-    BLAKE3_WITH_ROW(ROUND8, 5);
-    BLAKE3_WITH_ROW(ROUND8, 6);
-
-    h0 = v0 ^ v8;
-    h1 = v1 ^ v9;
-    h2 = v2 ^ v10;
-    h3 = v3 ^ v11;
-    h4 = v4 ^ v12;
-    h5 = v5 ^ v13;
-    h6 = v6 ^ v14;
-    h7 = v7 ^ v15;
+    compress8_lasx(h, in, b * BLAKE3_BLOCK_LEN, ctr_lo, ctr_hi, XSPLAT(BLAKE3_BLOCK_LEN),
+                   XSPLAT(f));
   }
+  store_cvs8_lasx(h, out);
+}
 
-  /* Columns back to rows: row i is lane i's CV. */
-  TRANSPOSE8(h0, h1, h2, h3, h4, h5, h6, h7);
-  XST(out + 0, h0);
-  XST(out + 32, h1);
-  XST(out + 64, h2);
-  XST(out + 96, h3);
-  XST(out + 128, h4);
-  XST(out + 160, h5);
-  XST(out + 192, h6);
-  XST(out + 224, h7);
+/* hash_lanes' eight lanes i .. i + 7. */
+__attribute__((target("lasx"))) static void lanes8_lasx(const blake3_lanes *l, size_t i,
+                                                        size_t blocks, const uint32_t key[8],
+                                                        uint8_t flags, uint8_t flags_start,
+                                                        uint8_t *out) {
+  const u32x8 ctr_lo = XLD(l->counter_lo + i), ctr_hi = XLD(l->counter_hi + i);
+  u32x8 h[8];
+  for (int w = 0; w < 8; w++) h[w] = XSPLAT(key[w]);
+  uint32_t f = (uint32_t)(flags | flags_start);
+  for (size_t b = 0; b + 1 < blocks; b++) {
+    compress8_lasx(h, l->inputs + i, b * BLAKE3_BLOCK_LEN, ctr_lo, ctr_hi,
+                   XSPLAT(BLAKE3_BLOCK_LEN), XSPLAT(f));
+    f = flags;
+  }
+  uint32_t last_f[8];
+  for (int k = 0; k < 8; k++) last_f[k] = f | l->last_flags[i + k];
+  compress8_lasx(h, l->lasts + i, 0, ctr_lo, ctr_hi, XLD(l->last_len + i), XLD(last_f));
+  store_cvs8_lasx(h, out);
 }
 
 void blake3_hash_many_lsx(const uint8_t *const *inputs, size_t num_inputs, size_t blocks,
@@ -238,4 +263,25 @@ void blake3_hash_many_lsx(const uint8_t *const *inputs, size_t num_inputs, size_
   }
   b3v_hash_many4(inputs, num_inputs, blocks, key, counter, increment_counter, flags,
                  flags_start, flags_end, out);
+}
+
+void blake3_hash_lanes_lsx(const blake3_lanes *lanes, size_t num_inputs, size_t blocks,
+                           const uint32_t key[8], uint8_t flags, uint8_t flags_start,
+                           uint8_t *out) {
+  size_t i = 0;
+  if (num_inputs >= 5 && have_lasx()) {
+    /* As in hash_many: five to seven left go as one padded 8-lane pass. */
+    for (; i + 8 <= num_inputs; i += 8)
+      lanes8_lasx(lanes, i, blocks, key, flags, flags_start, out + BLAKE3_OUT_LEN * i);
+    const size_t n = num_inputs - i;
+    if (n >= 5) {
+      b3v_lanes_pad pad;
+      uint8_t tmp[8 * BLAKE3_OUT_LEN];
+      lanes8_lasx(b3v_pad_lanes(&pad, lanes, i, n, 8, blocks), 0, blocks, key, flags,
+                  flags_start, tmp);
+      memcpy(out + BLAKE3_OUT_LEN * i, tmp, n * BLAKE3_OUT_LEN);
+      i += n;
+    }
+  }
+  b3v_hash_lanes4(lanes, i, num_inputs, blocks, key, flags, flags_start, out);
 }

@@ -12,6 +12,7 @@
  *   hash_many: four inputs at once, one per lane. The 16 state words are 16 vectors, the
  *     message words of the four inputs are transposed so that vector j holds word j of each
  *     input. Groups of four inputs go through the lanes; the 1..3 left over go row-wise.
+ *   hash_lanes: the same, with the counter, the last block's length and its flags per lane.
  *
  * BLAKE3 words are little-endian; AArch64 Linux is little-endian, and this file relies on it.
  */
@@ -221,6 +222,37 @@ NEON_INLINE void neon_round4(uint32x4_t v[16], const uint32x4_t m[16], int r, ui
                s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15]);
 }
 
+/* One compression in every lane: h[j] lane i is word j of lane i's CV, before and after;
+ * the state's last row (counter, block length, flags) comes per lane. */
+NEON_INLINE void neon_compress4(uint32x4_t h[8], const uint32x4_t m[16], uint32x4_t counter_lo,
+                                uint32x4_t counter_hi, uint32x4_t block_len,
+                                uint32x4_t block_flags, uint8x16_t rot8) {
+  uint32x4_t v[16] = {
+      h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7],
+      vdupq_n_u32(blake3_iv[0]), vdupq_n_u32(blake3_iv[1]),
+      vdupq_n_u32(blake3_iv[2]), vdupq_n_u32(blake3_iv[3]),
+      counter_lo, counter_hi, block_len, block_flags,
+  };
+  neon_round4(v, m, 0, rot8);
+  neon_round4(v, m, 1, rot8);
+  neon_round4(v, m, 2, rot8);
+  neon_round4(v, m, 3, rot8);
+  neon_round4(v, m, 4, rot8);
+  neon_round4(v, m, 5, rot8);
+  neon_round4(v, m, 6, rot8);
+  for (int i = 0; i < 8; i++) h[i] = veorq_u32(v[i], v[i + 8]);
+}
+
+/* h[j] lane i = CV word j of input i: transpose back and store each CV contiguously. */
+NEON_INLINE void neon_store_cvs4(uint32x4_t h[8], uint8_t *out) {
+  neon_transpose4(&h[0], &h[1], &h[2], &h[3]);
+  neon_transpose4(&h[4], &h[5], &h[6], &h[7]);
+  for (int i = 0; i < 4; i++) {
+    neon_store_words(out + 32 * i, h[i]);
+    neon_store_words(out + 32 * i + 16, h[4 + i]);
+  }
+}
+
 /* Hashes four inputs of `blocks` blocks each; counters[i] is input i's counter. */
 static void neon_hash4(const uint8_t *const in[4], size_t blocks, const uint32_t key[8],
                        const uint64_t counters[4], uint8_t flags, uint8_t flags_start,
@@ -244,30 +276,31 @@ static void neon_hash4(const uint8_t *const in[4], size_t blocks, const uint32_t
 
     uint32x4_t m[16];
     neon_load_transposed(in, b * BLAKE3_BLOCK_LEN, m);
-
-    uint32x4_t v[16] = {
-        h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7],
-        vdupq_n_u32(blake3_iv[0]), vdupq_n_u32(blake3_iv[1]),
-        vdupq_n_u32(blake3_iv[2]), vdupq_n_u32(blake3_iv[3]),
-        counter_lo, counter_hi, block_len, vdupq_n_u32(block_flags),
-    };
-    neon_round4(v, m, 0, rot8);
-    neon_round4(v, m, 1, rot8);
-    neon_round4(v, m, 2, rot8);
-    neon_round4(v, m, 3, rot8);
-    neon_round4(v, m, 4, rot8);
-    neon_round4(v, m, 5, rot8);
-    neon_round4(v, m, 6, rot8);
-    for (int i = 0; i < 8; i++) h[i] = veorq_u32(v[i], v[i + 8]);
+    neon_compress4(h, m, counter_lo, counter_hi, block_len, vdupq_n_u32(block_flags), rot8);
   }
+  neon_store_cvs4(h, out);
+}
 
-  /* h[j] lane i = CV word j of input i: transpose back and store each CV contiguously. */
-  neon_transpose4(&h[0], &h[1], &h[2], &h[3]);
-  neon_transpose4(&h[4], &h[5], &h[6], &h[7]);
-  for (int i = 0; i < 4; i++) {
-    neon_store_words(out + 32 * i, h[i]);
-    neon_store_words(out + 32 * i + 16, h[4 + i]);
+/* hash_lanes' four lanes i .. i + 3. */
+static void neon_lanes4(const blake3_lanes *l, size_t i, size_t blocks, const uint32_t key[8],
+                        uint8_t flags, uint8_t flags_start, uint8_t *out) {
+  const uint8x16_t rot8 = vld1q_u8(neon_rot8_bytes);
+  const uint32x4_t counter_lo = vld1q_u32(l->counter_lo + i);
+  const uint32x4_t counter_hi = vld1q_u32(l->counter_hi + i);
+  uint32x4_t h[8], m[16];
+  for (int w = 0; w < 8; w++) h[w] = vdupq_n_u32(key[w]);
+  uint32_t block_flags = (uint32_t)(flags | flags_start);
+  for (size_t b = 0; b + 1 < blocks; b++) {
+    neon_load_transposed(l->inputs + i, b * BLAKE3_BLOCK_LEN, m);
+    neon_compress4(h, m, counter_lo, counter_hi, vdupq_n_u32(BLAKE3_BLOCK_LEN),
+                   vdupq_n_u32(block_flags), rot8);
+    block_flags = flags;
   }
+  const uint32x4_t last_flags =
+      vorrq_u32(vdupq_n_u32(block_flags), vld1q_u32(l->last_flags + i));
+  neon_load_transposed(l->lasts + i, 0, m);
+  neon_compress4(h, m, counter_lo, counter_hi, vld1q_u32(l->last_len + i), last_flags, rot8);
+  neon_store_cvs4(h, out);
 }
 
 void blake3_hash_many_neon(const uint8_t *const *inputs, size_t num_inputs, size_t blocks,
@@ -290,4 +323,15 @@ void blake3_hash_many_neon(const uint8_t *const *inputs, size_t num_inputs, size
     blake3_hash_one(blake3_compress_in_place_neon, inputs[i], blocks, key, counter + step * i,
                     flags, flags_start, flags_end, out + 32 * i);
   }
+}
+
+void blake3_hash_lanes_neon(const blake3_lanes *lanes, size_t num_inputs, size_t blocks,
+                            const uint32_t key[8], uint8_t flags, uint8_t flags_start,
+                            uint8_t *out) {
+  size_t i = 0;
+  for (; i + 4 <= num_inputs; i += 4)
+    neon_lanes4(lanes, i, blocks, key, flags, flags_start, out + BLAKE3_OUT_LEN * i);
+  for (; i < num_inputs; i++)
+    blake3_lane_one(blake3_compress_in_place_neon, lanes, i, blocks, key, flags, flags_start,
+                    out + BLAKE3_OUT_LEN * i);
 }

@@ -8,7 +8,9 @@
  * message another 16: with LMUL=2 nearly everything would spill. The 16 message words of every
  * lane come in with two indexed segment loads (vluxseg8ei64), which is the transpose; the eight
  * CV words go out with one strided segment store. A last pass with fewer inputs than lanes just
- * runs with a shorter vl; a single input left over goes row-wise.
+ * runs with a shorter vl; a single input left over goes row-wise. hash_lanes is the same with
+ * the counter, the last block's length and flags loaded per lane, and the last blocks gathered
+ * from their own pointers.
  *
  * Row-wise compress_in_place/compress_xof use vl=4 vectors (one row each; a legal vl at any
  * VLEN >= 128): rows 1..3 are turned by vrgather for the diagonal step, and each round's four
@@ -157,17 +159,105 @@ void blake3_compress_xof_rvv(const uint32_t cv[8], const uint8_t block[BLAKE3_BL
     GV(v3, v4, v9, v14, MV(s14), MV(s15), vl);                                     \
   } while (0)
 
+#define RVV_INLINE static inline __attribute__((always_inline))
+
+/* Gather addressing for blocks at ptrs[0..vl): lane i reads *base + offsets[i]; *aligned says
+ * whether the gather may read them in place (else they are bounced). */
+RVV_INLINE vuint64m2_t lane_offsets(const uint8_t *const *ptrs, size_t vl, const uint8_t **base,
+                                    int *aligned) {
+  *base = ptrs[0];
+  int a = 1;
+  for (size_t i = 0; i < vl; i++) a &= !misaligned(ptrs[i]);
+  *aligned = a;
+  return __riscv_vsub_vx_u64m2(__riscv_vle64_v_u64m2((const uint64_t *)(const void *)ptrs, vl),
+                               (uint64_t)(uintptr_t)*base, vl);
+}
+
+/* Every lane's CV set to the key: vector j of the tuple holds word j. */
+RVV_INLINE vuint32m1x8_t key_cvs(const uint32_t key[8], size_t vl) {
+  vuint32m1x8_t h = __riscv_vundefined_u32m1x8();
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 0, __riscv_vmv_v_x_u32m1(key[0], vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 1, __riscv_vmv_v_x_u32m1(key[1], vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 2, __riscv_vmv_v_x_u32m1(key[2], vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 3, __riscv_vmv_v_x_u32m1(key[3], vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 4, __riscv_vmv_v_x_u32m1(key[4], vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 5, __riscv_vmv_v_x_u32m1(key[5], vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 6, __riscv_vmv_v_x_u32m1(key[6], vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 7, __riscv_vmv_v_x_u32m1(key[7], vl));
+  return h;
+}
+
+#define WORD(t, i) __riscv_vget_v_u32m1x8_u32m1((t), (i))
+
+/* One compression in every lane: h (vector j = word j of each lane's CV) before and after;
+ * lane i's block at ptrs[i] + off, addressed as lane_offsets says; the state's last row
+ * (counter, block length, flags) per lane. bounce holds RVV_MAX_LANES blocks. */
+RVV_INLINE vuint32m1x8_t compress_vl(vuint32m1x8_t h, const uint8_t *const *ptrs,
+                                     const uint8_t *base, vuint64m2_t offs, int aligned,
+                                     size_t off, uint32_t *bounce, vuint32m1_t ctr_lo,
+                                     vuint32m1_t ctr_hi, vuint32m1_t len, vuint32m1_t f,
+                                     size_t vl) {
+  vuint32m1x8_t lo8, hi8;
+  if (aligned) {
+    const uint32_t *p = (const uint32_t *)(const void *)(base + off);
+    lo8 = __riscv_vluxseg8ei64_v_u32m1x8(p, offs, vl);
+    hi8 = __riscv_vluxseg8ei64_v_u32m1x8(p + 8, offs, vl);
+  } else {
+    for (size_t i = 0; i < vl; i++) memcpy(bounce + 16 * i, ptrs[i] + off, BLAKE3_BLOCK_LEN);
+    lo8 = __riscv_vlsseg8e32_v_u32m1x8(bounce, BLAKE3_BLOCK_LEN, vl);
+    hi8 = __riscv_vlsseg8e32_v_u32m1x8(bounce + 8, BLAKE3_BLOCK_LEN, vl);
+  }
+  vuint32m1_t m0 = WORD(lo8, 0), m1 = WORD(lo8, 1), m2 = WORD(lo8, 2), m3 = WORD(lo8, 3),
+              m4 = WORD(lo8, 4), m5 = WORD(lo8, 5), m6 = WORD(lo8, 6), m7 = WORD(lo8, 7),
+              m8 = WORD(hi8, 0), m9 = WORD(hi8, 1), m10 = WORD(hi8, 2), m11 = WORD(hi8, 3),
+              m12 = WORD(hi8, 4), m13 = WORD(hi8, 5), m14 = WORD(hi8, 6), m15 = WORD(hi8, 7);
+
+  vuint32m1_t v0 = WORD(h, 0), v1 = WORD(h, 1), v2 = WORD(h, 2), v3 = WORD(h, 3),
+              v4 = WORD(h, 4), v5 = WORD(h, 5), v6 = WORD(h, 6), v7 = WORD(h, 7);
+  vuint32m1_t v8 = __riscv_vmv_v_x_u32m1(blake3_iv[0], vl),
+              v9 = __riscv_vmv_v_x_u32m1(blake3_iv[1], vl),
+              v10 = __riscv_vmv_v_x_u32m1(blake3_iv[2], vl),
+              v11 = __riscv_vmv_v_x_u32m1(blake3_iv[3], vl);
+  vuint32m1_t v12 = ctr_lo, v13 = ctr_hi, v14 = len, v15 = f;
+
+  ROUNDV(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  ROUNDV(2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8);
+  ROUNDV(3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1);
+  ROUNDV(10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6);
+  ROUNDV(12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4);
+  ROUNDV(9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7);
+  ROUNDV(11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13);
+
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 0, XOR(v0, v8, vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 1, XOR(v1, v9, vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 2, XOR(v2, v10, vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 3, XOR(v3, v11, vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 4, XOR(v4, v12, vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 5, XOR(v5, v13, vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 6, XOR(v6, v14, vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 7, XOR(v7, v15, vl));
+  return h;
+}
+
+#undef WORD
+
+/* Lane i's eight CV words go to out + 32 * i: one strided segment store. */
+RVV_INLINE void store_cvs_vl(vuint32m1x8_t h, uint8_t *out, uint32_t *bounce, size_t vl) {
+  if (misaligned(out)) {
+    __riscv_vssseg8e32_v_u32m1x8(bounce, BLAKE3_OUT_LEN, h, vl);
+    memcpy(out, bounce, vl * BLAKE3_OUT_LEN);
+  } else {
+    __riscv_vssseg8e32_v_u32m1x8((uint32_t *)(void *)out, BLAKE3_OUT_LEN, h, vl);
+  }
+}
+
 /* Hashes inputs[0..vl) (vl <= RVV_MAX_LANES, already set for e32/m1) to out + 32 * i. */
-static void hash_lanes(const uint8_t *const *inputs, size_t vl, size_t blocks,
-                       const uint32_t key[8], uint64_t counter, int increment_counter,
-                       uint8_t flags, uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
-  /* Gather addressing: lane i reads base + (inputs[i] - inputs[0]). */
-  const uint8_t *base = inputs[0];
-  int aligned = 1;
-  for (size_t i = 0; i < vl; i++) aligned &= !misaligned(inputs[i]);
-  const vuint64m2_t offs = __riscv_vsub_vx_u64m2(
-      __riscv_vle64_v_u64m2((const uint64_t *)(const void *)inputs, vl), (uint64_t)(uintptr_t)base,
-      vl);
+static void hash_many_vl(const uint8_t *const *inputs, size_t vl, size_t blocks,
+                         const uint32_t key[8], uint64_t counter, int increment_counter,
+                         uint8_t flags, uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
+  const uint8_t *base;
+  int aligned;
+  const vuint64m2_t offs = lane_offsets(inputs, vl, &base, &aligned);
 
   /* Per-lane 64-bit counters, split into the low and high state words. */
   vuint64m2_t ctr = __riscv_vmv_v_x_u64m2(counter, vl);
@@ -175,77 +265,44 @@ static void hash_lanes(const uint8_t *const *inputs, size_t vl, size_t blocks,
   const vuint32m1_t ctr_lo = __riscv_vnsrl_wx_u32m1(ctr, 0, vl);
   const vuint32m1_t ctr_hi = __riscv_vnsrl_wx_u32m1(ctr, 32, vl);
 
-  vuint32m1_t h0 = __riscv_vmv_v_x_u32m1(key[0], vl), h1 = __riscv_vmv_v_x_u32m1(key[1], vl),
-              h2 = __riscv_vmv_v_x_u32m1(key[2], vl), h3 = __riscv_vmv_v_x_u32m1(key[3], vl),
-              h4 = __riscv_vmv_v_x_u32m1(key[4], vl), h5 = __riscv_vmv_v_x_u32m1(key[5], vl),
-              h6 = __riscv_vmv_v_x_u32m1(key[6], vl), h7 = __riscv_vmv_v_x_u32m1(key[7], vl);
-
+  vuint32m1x8_t h = key_cvs(key, vl);
   uint32_t bounce[RVV_MAX_LANES * 16];
   for (size_t b = 0; b < blocks; b++) {
-    const size_t off = b * BLAKE3_BLOCK_LEN;
-    vuint32m1x8_t lo8, hi8;
-    if (aligned) {
-      const uint32_t *p = (const uint32_t *)(const void *)(base + off);
-      lo8 = __riscv_vluxseg8ei64_v_u32m1x8(p, offs, vl);
-      hi8 = __riscv_vluxseg8ei64_v_u32m1x8(p + 8, offs, vl);
-    } else {
-      for (size_t i = 0; i < vl; i++) memcpy(bounce + 16 * i, inputs[i] + off, BLAKE3_BLOCK_LEN);
-      lo8 = __riscv_vlsseg8e32_v_u32m1x8(bounce, BLAKE3_BLOCK_LEN, vl);
-      hi8 = __riscv_vlsseg8e32_v_u32m1x8(bounce + 8, BLAKE3_BLOCK_LEN, vl);
-    }
-#define WORD(t, i) __riscv_vget_v_u32m1x8_u32m1((t), (i))
-    vuint32m1_t m0 = WORD(lo8, 0), m1 = WORD(lo8, 1), m2 = WORD(lo8, 2), m3 = WORD(lo8, 3),
-                m4 = WORD(lo8, 4), m5 = WORD(lo8, 5), m6 = WORD(lo8, 6), m7 = WORD(lo8, 7),
-                m8 = WORD(hi8, 0), m9 = WORD(hi8, 1), m10 = WORD(hi8, 2), m11 = WORD(hi8, 3),
-                m12 = WORD(hi8, 4), m13 = WORD(hi8, 5), m14 = WORD(hi8, 6), m15 = WORD(hi8, 7);
-#undef WORD
-
     uint32_t f = flags;
     if (b == 0) f |= flags_start;
     if (b + 1 == blocks) f |= flags_end;
-
-    vuint32m1_t v0 = h0, v1 = h1, v2 = h2, v3 = h3, v4 = h4, v5 = h5, v6 = h6, v7 = h7;
-    vuint32m1_t v8 = __riscv_vmv_v_x_u32m1(blake3_iv[0], vl),
-                v9 = __riscv_vmv_v_x_u32m1(blake3_iv[1], vl),
-                v10 = __riscv_vmv_v_x_u32m1(blake3_iv[2], vl),
-                v11 = __riscv_vmv_v_x_u32m1(blake3_iv[3], vl);
-    vuint32m1_t v12 = ctr_lo, v13 = ctr_hi, v14 = __riscv_vmv_v_x_u32m1(BLAKE3_BLOCK_LEN, vl),
-                v15 = __riscv_vmv_v_x_u32m1(f, vl);
-
-    ROUNDV(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    ROUNDV(2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8);
-    ROUNDV(3, 4, 10, 12, 13, 2, 7, 14, 6, 5, 9, 0, 11, 15, 8, 1);
-    ROUNDV(10, 7, 12, 9, 14, 3, 13, 15, 4, 0, 11, 2, 5, 8, 1, 6);
-    ROUNDV(12, 13, 9, 11, 15, 10, 14, 8, 7, 2, 5, 3, 0, 1, 6, 4);
-    ROUNDV(9, 14, 11, 5, 8, 12, 15, 1, 13, 3, 0, 10, 2, 6, 4, 7);
-    ROUNDV(11, 15, 5, 0, 1, 9, 8, 6, 14, 10, 2, 12, 3, 4, 7, 13);
-
-    h0 = XOR(v0, v8, vl);
-    h1 = XOR(v1, v9, vl);
-    h2 = XOR(v2, v10, vl);
-    h3 = XOR(v3, v11, vl);
-    h4 = XOR(v4, v12, vl);
-    h5 = XOR(v5, v13, vl);
-    h6 = XOR(v6, v14, vl);
-    h7 = XOR(v7, v15, vl);
+    h = compress_vl(h, inputs, base, offs, aligned, b * BLAKE3_BLOCK_LEN, bounce, ctr_lo, ctr_hi,
+                    __riscv_vmv_v_x_u32m1(BLAKE3_BLOCK_LEN, vl), __riscv_vmv_v_x_u32m1(f, vl),
+                    vl);
   }
+  store_cvs_vl(h, out, bounce, vl);
+}
 
-  /* Lane i's eight CV words go to out + 32 * i: one strided segment store. */
-  vuint32m1x8_t cv8 = __riscv_vundefined_u32m1x8();
-  cv8 = __riscv_vset_v_u32m1_u32m1x8(cv8, 0, h0);
-  cv8 = __riscv_vset_v_u32m1_u32m1x8(cv8, 1, h1);
-  cv8 = __riscv_vset_v_u32m1_u32m1x8(cv8, 2, h2);
-  cv8 = __riscv_vset_v_u32m1_u32m1x8(cv8, 3, h3);
-  cv8 = __riscv_vset_v_u32m1_u32m1x8(cv8, 4, h4);
-  cv8 = __riscv_vset_v_u32m1_u32m1x8(cv8, 5, h5);
-  cv8 = __riscv_vset_v_u32m1_u32m1x8(cv8, 6, h6);
-  cv8 = __riscv_vset_v_u32m1_u32m1x8(cv8, 7, h7);
-  if (misaligned(out)) {
-    __riscv_vssseg8e32_v_u32m1x8(bounce, BLAKE3_OUT_LEN, cv8, vl);
-    memcpy(out, bounce, vl * BLAKE3_OUT_LEN);
-  } else {
-    __riscv_vssseg8e32_v_u32m1x8((uint32_t *)(void *)out, BLAKE3_OUT_LEN, cv8, vl);
+/* hash_lanes' lanes i .. i + vl - 1 (vl as in hash_many_vl) to out + 32 * (lane - i). */
+static void lanes_vl(const blake3_lanes *l, size_t i, size_t vl, size_t blocks,
+                     const uint32_t key[8], uint8_t flags, uint8_t flags_start, uint8_t *out) {
+  const vuint32m1_t ctr_lo = __riscv_vle32_v_u32m1(l->counter_lo + i, vl);
+  const vuint32m1_t ctr_hi = __riscv_vle32_v_u32m1(l->counter_hi + i, vl);
+  vuint32m1x8_t h = key_cvs(key, vl);
+  uint32_t bounce[RVV_MAX_LANES * 16];
+  uint32_t f = (uint32_t)(flags | flags_start);
+  const uint8_t *base;
+  int aligned;
+  if (blocks > 1) { /* inputs[] is not even read for a single block */
+    const vuint64m2_t offs = lane_offsets(l->inputs + i, vl, &base, &aligned);
+    for (size_t b = 0; b + 1 < blocks; b++) {
+      h = compress_vl(h, l->inputs + i, base, offs, aligned, b * BLAKE3_BLOCK_LEN, bounce,
+                      ctr_lo, ctr_hi, __riscv_vmv_v_x_u32m1(BLAKE3_BLOCK_LEN, vl),
+                      __riscv_vmv_v_x_u32m1(f, vl), vl);
+      f = flags;
+    }
   }
+  const vuint64m2_t last_offs = lane_offsets(l->lasts + i, vl, &base, &aligned);
+  const vuint32m1_t last_f =
+      __riscv_vor_vx_u32m1(__riscv_vle32_v_u32m1(l->last_flags + i, vl), f, vl);
+  h = compress_vl(h, l->lasts + i, base, last_offs, aligned, 0, bounce, ctr_lo, ctr_hi,
+                  __riscv_vle32_v_u32m1(l->last_len + i, vl), last_f, vl);
+  store_cvs_vl(h, out, bounce, vl);
 }
 
 void blake3_hash_many_rvv(const uint8_t *const *inputs, size_t num_inputs, size_t blocks,
@@ -254,8 +311,8 @@ void blake3_hash_many_rvv(const uint8_t *const *inputs, size_t num_inputs, size_
   while (num_inputs >= 2) {
     size_t avl = num_inputs < RVV_MAX_LANES ? num_inputs : RVV_MAX_LANES;
     size_t vl = __riscv_vsetvl_e32m1(avl);
-    hash_lanes(inputs, vl, blocks, key, counter, increment_counter, flags, flags_start,
-               flags_end, out);
+    hash_many_vl(inputs, vl, blocks, key, counter, increment_counter, flags, flags_start,
+                 flags_end, out);
     if (increment_counter) counter += vl;
     inputs += vl;
     num_inputs -= vl;
@@ -264,4 +321,19 @@ void blake3_hash_many_rvv(const uint8_t *const *inputs, size_t num_inputs, size_
   if (num_inputs == 1)
     blake3_hash_one(blake3_compress_in_place_rvv, inputs[0], blocks, key, counter, flags,
                     flags_start, flags_end, out);
+}
+
+void blake3_hash_lanes_rvv(const blake3_lanes *lanes, size_t num_inputs, size_t blocks,
+                           const uint32_t key[8], uint8_t flags, uint8_t flags_start,
+                           uint8_t *out) {
+  size_t i = 0;
+  while (num_inputs - i >= 2) {
+    const size_t left = num_inputs - i;
+    const size_t vl = __riscv_vsetvl_e32m1(left < RVV_MAX_LANES ? left : RVV_MAX_LANES);
+    lanes_vl(lanes, i, vl, blocks, key, flags, flags_start, out + BLAKE3_OUT_LEN * i);
+    i += vl;
+  }
+  if (i < num_inputs)
+    blake3_lane_one(blake3_compress_in_place_rvv, lanes, i, blocks, key, flags, flags_start,
+                    out + BLAKE3_OUT_LEN * i);
 }

@@ -28,7 +28,8 @@
  * It defines compress_in_place and compress_xof (row-wise: the state is four rows, the diagonal
  * half-round turns rows 1..3 by one, two and three lanes; the message is held as the four
  * vectors a half-round consumes and moved to the next round's order with seven permutes), and
- * b3v_hash_many4, a hash_many over four lanes for the ISA file's blake3_hash_many_<isa>.
+ * b3v_hash_many4 and b3v_hash_lanes4, hash_many and hash_lanes over four lanes for the ISA
+ * file's blake3_hash_many_<isa> and blake3_hash_lanes_<isa>.
  */
 #ifndef B3V_FN
 #error "include blake3_vec128.h from an ISA file that defines the B3V_* macros"
@@ -135,6 +136,38 @@ void B3V_FN(blake3_compress_xof)(const uint32_t cv[8], const uint8_t block[BLAKE
 #define b3v_rot8 B3V_ROT8
 #define b3v_rot7 B3V_ROT7
 
+/* Block `off` of four inputs, transposed: m[j] lane i is word j of in[i]. */
+B3V_INLINE void b3v_load_msg4(const uint8_t *const in[4], size_t off, B3V m[16]) {
+  for (int q = 0; q < 4; q++) {
+    m[4 * q + 0] = B3V_LOAD(in[0] + off + 16 * q);
+    m[4 * q + 1] = B3V_LOAD(in[1] + off + 16 * q);
+    m[4 * q + 2] = B3V_LOAD(in[2] + off + 16 * q);
+    m[4 * q + 3] = B3V_LOAD(in[3] + off + 16 * q);
+    B3V_TRANSPOSE4(m[4 * q + 0], m[4 * q + 1], m[4 * q + 2], m[4 * q + 3]);
+  }
+}
+
+/* One compression in every lane: h[j] lane i is word j of lane i's CV, before and after;
+ * the state's last row (counter, block length, flags) comes per lane. */
+B3V_INLINE void b3v_compress4(B3V h[8], const B3V m[16], B3V ctr_lo, B3V ctr_hi, B3V len,
+                              B3V f) {
+  B3V v[16] = {h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7],
+               B3V_SPLAT(blake3_iv[0]), B3V_SPLAT(blake3_iv[1]), B3V_SPLAT(blake3_iv[2]),
+               B3V_SPLAT(blake3_iv[3]), ctr_lo, ctr_hi, len, f};
+  BLAKE3_ROUNDS(b3v_);
+  for (int i = 0; i < 8; i++) h[i] = B3V_XOR(v[i], v[i + 8]);
+}
+
+/* Back to one CV per lane (little-endian bytes) at out + 32 * i. */
+B3V_INLINE void b3v_store_cvs4(B3V h[8], uint8_t *out) {
+  B3V_TRANSPOSE4(h[0], h[1], h[2], h[3]);
+  B3V_TRANSPOSE4(h[4], h[5], h[6], h[7]);
+  for (int i = 0; i < 4; i++) {
+    B3V_STORE(out + 32 * i, h[i]);
+    B3V_STORE(out + 32 * i + 16, h[4 + i]);
+  }
+}
+
 static void b3v_hash4(const uint8_t *const in[4], size_t blocks, const uint32_t key[8],
                       uint64_t counter, int increment_counter, uint8_t flags,
                       uint8_t flags_start, uint8_t flags_end, uint8_t *out) {
@@ -149,34 +182,14 @@ static void b3v_hash4(const uint8_t *const in[4], size_t blocks, const uint32_t 
   for (int i = 0; i < 8; i++) h[i] = B3V_SPLAT(key[i]);
 
   for (size_t b = 0; b < blocks; b++) {
-    const size_t off = b * BLAKE3_BLOCK_LEN;
     B3V m[16];
-    for (int q = 0; q < 4; q++) {
-      m[4 * q + 0] = B3V_LOAD(in[0] + off + 16 * q);
-      m[4 * q + 1] = B3V_LOAD(in[1] + off + 16 * q);
-      m[4 * q + 2] = B3V_LOAD(in[2] + off + 16 * q);
-      m[4 * q + 3] = B3V_LOAD(in[3] + off + 16 * q);
-      B3V_TRANSPOSE4(m[4 * q + 0], m[4 * q + 1], m[4 * q + 2], m[4 * q + 3]);
-    }
+    b3v_load_msg4(in, b * BLAKE3_BLOCK_LEN, m);
     uint32_t f = flags;
     if (b == 0) f |= flags_start;
     if (b + 1 == blocks) f |= flags_end;
-
-    B3V v[16] = {h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7],
-                 B3V_SPLAT(blake3_iv[0]), B3V_SPLAT(blake3_iv[1]), B3V_SPLAT(blake3_iv[2]),
-                 B3V_SPLAT(blake3_iv[3]), ctr_lo, ctr_hi, B3V_SPLAT(BLAKE3_BLOCK_LEN),
-                 B3V_SPLAT(f)};
-    BLAKE3_ROUNDS(b3v_);
-    for (int i = 0; i < 8; i++) h[i] = B3V_XOR(v[i], v[i + 8]);
+    b3v_compress4(h, m, ctr_lo, ctr_hi, B3V_SPLAT(BLAKE3_BLOCK_LEN), B3V_SPLAT(f));
   }
-
-  /* Back to one CV per lane (little-endian bytes): lane i's words 0..3 and 4..7. */
-  B3V_TRANSPOSE4(h[0], h[1], h[2], h[3]);
-  B3V_TRANSPOSE4(h[4], h[5], h[6], h[7]);
-  for (int i = 0; i < 4; i++) {
-    B3V_STORE(out + 32 * i, h[i]);
-    B3V_STORE(out + 32 * i + 16, h[4 + i]);
-  }
+  b3v_store_cvs4(h, out);
 }
 
 /* hash_many four lanes at a time: three left over still go as one padded pass (lane 3 repeats
@@ -202,5 +215,71 @@ static void b3v_hash_many4(const uint8_t *const *inputs, size_t num_inputs, size
   for (size_t i = 0; i < num_inputs; i++)
     blake3_hash_one(B3V_FN(blake3_compress_in_place), inputs[i], blocks, key,
                     counter + (increment_counter ? i : 0), flags, flags_start, flags_end,
+                    out + BLAKE3_OUT_LEN * i);
+}
+
+/* ---- hash_lanes: four lanes at once, each with its own counter and last block ------------ */
+
+/* Lanes i .. i + n - 1 of l as a group of `width` (<= 8), the last repeated into the lanes
+ * past n, so that a group too small to fill a kernel's lanes can still go as one pass. */
+typedef struct {
+  const uint8_t *inputs[8], *lasts[8];
+  uint32_t lo[8], hi[8], len[8], lf[8];
+  blake3_lanes l;
+} b3v_lanes_pad;
+
+static const blake3_lanes *b3v_pad_lanes(b3v_lanes_pad *p, const blake3_lanes *l, size_t i,
+                                         size_t n, size_t width, size_t blocks) {
+  for (size_t k = 0; k < width; k++) {
+    const size_t j = i + (k < n ? k : n - 1);
+    /* inputs may be anything when there is a single block: not even read then. */
+    p->inputs[k] = blocks > 1 ? l->inputs[j] : NULL;
+    p->lasts[k] = l->lasts[j];
+    p->lo[k] = l->counter_lo[j];
+    p->hi[k] = l->counter_hi[j];
+    p->len[k] = l->last_len[j];
+    p->lf[k] = l->last_flags[j];
+  }
+  p->l = (blake3_lanes){p->inputs, p->lasts, p->lo, p->hi, p->len, p->lf};
+  return &p->l;
+}
+
+static void b3v_lanes4(const blake3_lanes *l, size_t i, size_t blocks, const uint32_t key[8],
+                       uint8_t flags, uint8_t flags_start, uint8_t *out) {
+  /* The per-lane words are native uint32_t, which is what B3V_LOAD gives on either byte order. */
+  const B3V ctr_lo = B3V_LOAD(l->counter_lo + i), ctr_hi = B3V_LOAD(l->counter_hi + i);
+  B3V h[8], m[16];
+  for (int w = 0; w < 8; w++) h[w] = B3V_SPLAT(key[w]);
+  uint32_t f = (uint32_t)(flags | flags_start);
+  for (size_t b = 0; b + 1 < blocks; b++) {
+    b3v_load_msg4(l->inputs + i, b * BLAKE3_BLOCK_LEN, m);
+    b3v_compress4(h, m, ctr_lo, ctr_hi, B3V_SPLAT(BLAKE3_BLOCK_LEN), B3V_SPLAT(f));
+    f = flags;
+  }
+  uint32_t last_f[4];
+  for (int k = 0; k < 4; k++) last_f[k] = f | l->last_flags[i + k];
+  b3v_load_msg4(l->lasts + i, 0, m);
+  b3v_compress4(h, m, ctr_lo, ctr_hi, B3V_LOAD(l->last_len + i), B3V_LOAD(last_f));
+  b3v_store_cvs4(h, out);
+}
+
+/* hash_lanes on lanes first .. num_inputs - 1 (the ones a wider path left), four at a time,
+ * the lanes left over as b3v_hash_many4 does its inputs; lane i's CV still goes to
+ * out + 32 * i. */
+static void b3v_hash_lanes4(const blake3_lanes *l, size_t first, size_t num_inputs,
+                            size_t blocks, const uint32_t key[8], uint8_t flags,
+                            uint8_t flags_start, uint8_t *out) {
+  size_t i = first;
+  for (; i + 4 <= num_inputs; i += 4)
+    b3v_lanes4(l, i, blocks, key, flags, flags_start, out + BLAKE3_OUT_LEN * i);
+  if (num_inputs - i == 3) {
+    b3v_lanes_pad pad;
+    uint8_t tmp[4 * BLAKE3_OUT_LEN];
+    b3v_lanes4(b3v_pad_lanes(&pad, l, i, 3, 4, blocks), 0, blocks, key, flags, flags_start, tmp);
+    memcpy(out + BLAKE3_OUT_LEN * i, tmp, 3 * BLAKE3_OUT_LEN);
+    return;
+  }
+  for (; i < num_inputs; i++)
+    blake3_lane_one(B3V_FN(blake3_compress_in_place), l, i, blocks, key, flags, flags_start,
                     out + BLAKE3_OUT_LEN * i);
 }

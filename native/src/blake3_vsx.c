@@ -57,3 +57,9 @@ void blake3_hash_many_vsx(const uint8_t *const *inputs, size_t num_inputs, size_
   b3v_hash_many4(inputs, num_inputs, blocks, key, counter, increment_counter, flags,
                  flags_start, flags_end, out);
 }
+
+void blake3_hash_lanes_vsx(const blake3_lanes *lanes, size_t num_inputs, size_t blocks,
+                           const uint32_t key[8], uint8_t flags, uint8_t flags_start,
+                           uint8_t *out) {
+  b3v_hash_lanes4(lanes, 0, num_inputs, blocks, key, flags, flags_start, out);
+}
