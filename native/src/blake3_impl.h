@@ -83,8 +83,8 @@ enum blake3_flags {
  */
 #define BLAKE3_ISAS(X)                                                                          \
   X(PORTABLE, portable, ANY, 1, portable, LOOP, NONE, LOOP)                                     \
-  X(SSE2, sse2, X86_64, 4, sse2, LOOP, NONE, LOOP)                                              \
-  X(SSE41, sse41, X86_64, 4, sse41, LOOP, NONE, LOOP)                                           \
+  X(SSE2, sse2, X86_64, 4, sse2, LOOP, NONE, OWN)                                               \
+  X(SSE41, sse41, X86_64, 4, sse41, LOOP, NONE, OWN)                                            \
   X(AVX2, avx2, X86_64, 8, sse41, LOOP, OWN, LOOP)                                              \
   X(AVX512, avx512, X86_64, 16, avx512, WIDE, OWN, LOOP)                                        \
   X(NEON, neon, AARCH64, 4, neon, LOOP, NONE, OWN)                                              \

@@ -9,11 +9,14 @@
  *                                     in inline assembly (hash4_blocks); two inputs left
  *                                     over row-wise side by side, the rounds in inline
  *                                     assembly (hash_two_rows); one row-wise (hash_one_rows)
+ *   hash_lanes                        four lanes at a time through hash4_blocks, twice
+ *                                     (blake3_lanes_group.h); one left over row-wise
  */
 #ifndef B3_SSE
 #error "include blake3_sse.h from an ISA file that defines B3_SSE(fn)"
 #endif
 
+#include "blake3_lanes_group.h"
 #include "blake3_sse_rows.h"
 
 void B3_SSE(blake3_compress_in_place)(uint32_t cv[8], const uint8_t block[BLAKE3_BLOCK_LEN],
@@ -151,47 +154,86 @@ static const uint32_t b3s_consts[6][4] __attribute__((aligned(16))) = {
 #define B3S_STR_(x) #x
 #define B3S_PREFETCH(p) "prefetcht0 " B3S_STR(BLAKE3_PREFETCH_AHEAD) "(%[" #p "],%[off])\n\t"
 
+/* The block loop, one asm statement; LANE_FLAGS is inserted where the flags vector (xmm15) is
+ * built, so that hash_lanes' pass over its last blocks can or the lanes' own flags into it
+ * while hash_many's loop stays as it was. */
+#define B3S_BLOCKS(LANE_FLAGS)                                                                 \
+  B3S_LOAD4(h, 0, 0, 1, 2, 3) B3S_LOAD4(h, 64, 4, 5, 6, 7)                                     \
+  "1:\n\t"                                                                                     \
+  B3S_MSG4(0) B3S_MSG4(1) B3S_MSG4(2) B3S_MSG4(3)                                              \
+  B3S_PREFETCH(p0) B3S_PREFETCH(p1) B3S_PREFETCH(p2) B3S_PREFETCH(p3)                          \
+  /* this block's flags: the middle ones, unless it is the last or the first */               \
+  "movl 52(%[d]), %k[f]\n\t"                                                                   \
+  "lea 64(%[off]), %[t]\n\t"                                                                   \
+  "cmp %[t], %[end]\n\t"                                                                       \
+  "cmove 56(%[d]), %k[f]\n\t"                                                                  \
+  "test %[off], %[off]\n\t"                                                                    \
+  "cmovz 48(%[d]), %k[f]\n\t"                                                                  \
+  "movd %k[f], %%xmm15\n\t"                                                                    \
+  "pshufd $0, %%xmm15, %%xmm15\n\t"                                                            \
+  LANE_FLAGS                                                                                   \
+  B3S_LOAD4(k, 0, 8, 9, 10, 11) B3S_W8_OUT                                                     \
+  "movdqa (%[d]), %%xmm12\n\tmovdqa 16(%[d]), %%xmm13\n\tmovdqa 32(%[d]), %%xmm14\n\t"         \
+  B3S_ROUND(0) B3S_ROUND(1) B3S_ROUND(2) B3S_ROUND(3) B3S_ROUND(4) B3S_ROUND(5)                \
+  B3S_ROUND(6)                                                                                 \
+  "pxor 64(%[d]), %%xmm0\n\t" B3S_OP4(pxor, 9, 10, 11, 12, 1, 2, 3, 4)                         \
+  "pxor %%xmm13, %%xmm5\n\tpxor %%xmm14, %%xmm6\n\tpxor %%xmm15, %%xmm7\n\t"                   \
+  "add $64, %[off]\n\t"                                                                        \
+  "cmp %[off], %[end]\n\t"                                                                     \
+  "jne 1b\n\t"                                                                                 \
+  "movdqa %%xmm0, (%[h])\n\tmovdqa %%xmm1, 16(%[h])\n\t"                                       \
+  "movdqa %%xmm2, 32(%[h])\n\tmovdqa %%xmm3, 48(%[h])\n\t"                                     \
+  "movdqa %%xmm4, 64(%[h])\n\tmovdqa %%xmm5, 80(%[h])\n\t"                                     \
+  "movdqa %%xmm6, 96(%[h])\n\tmovdqa %%xmm7, 112(%[h])"                                        \
+  : [off] "+r"(off), [t] "=&r"(t), [f] "=&r"(f)                                                \
+  : [p0] "r"(in[0]), [p1] "r"(in[1]), [p2] "r"(in[2]), [p3] "r"(in[3]), [end] "r"(end),       \
+    [h] "r"(h), [m] "r"(m), [d] "r"(d), [k] "r"(b3s_consts)                                    \
+  : "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",    \
+    "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15"
+
 /* Compresses the blocks [0, end) (end = 64 * blocks > 0) of the four inputs in[0..3], the CV
  * words h[0..7] (one vector each) in and out; they stay in xmm0-7 from block to block.
  * d holds state row 3 but the flags (counter low, counter high, block length), then the
  * flags of the first, the middle and the last block (the first's with CHUNK_END too when it is
- * also the last) as 32-bit words, then the slot of word 8; m is the message scratch. */
+ * also the last) as 32-bit words, then the slot of word 8, then (with lane_flags) flags to or
+ * into every block's, per lane; m is the message scratch. */
 INLINE void hash4_blocks(const uint8_t *const in[4], size_t end, __m128i h[8], __m128i m[16],
-                         __m128i d[5]) {
+                         __m128i d[6], int lane_flags) {
   size_t off = 0;
   uint64_t t, f;
   /* volatile: its results go through memory (h), which gcc does not count as outputs */
-  __asm__ volatile(B3S_LOAD4(h, 0, 0, 1, 2, 3) B3S_LOAD4(h, 64, 4, 5, 6, 7)
-          "1:\n\t"
-          B3S_MSG4(0) B3S_MSG4(1) B3S_MSG4(2) B3S_MSG4(3)
-          B3S_PREFETCH(p0) B3S_PREFETCH(p1) B3S_PREFETCH(p2) B3S_PREFETCH(p3)
-          /* this block's flags: the middle ones, unless it is the last or the first */
-          "movl 52(%[d]), %k[f]\n\t"
-          "lea 64(%[off]), %[t]\n\t"
-          "cmp %[t], %[end]\n\t"
-          "cmove 56(%[d]), %k[f]\n\t"
-          "test %[off], %[off]\n\t"
-          "cmovz 48(%[d]), %k[f]\n\t"
-          "movd %k[f], %%xmm15\n\t"
-          "pshufd $0, %%xmm15, %%xmm15\n\t"
-          B3S_LOAD4(k, 0, 8, 9, 10, 11) B3S_W8_OUT
-          "movdqa (%[d]), %%xmm12\n\tmovdqa 16(%[d]), %%xmm13\n\tmovdqa 32(%[d]), %%xmm14\n\t"
-          B3S_ROUND(0) B3S_ROUND(1) B3S_ROUND(2) B3S_ROUND(3) B3S_ROUND(4) B3S_ROUND(5)
-          B3S_ROUND(6)
-          "pxor 64(%[d]), %%xmm0\n\t" B3S_OP4(pxor, 9, 10, 11, 12, 1, 2, 3, 4)
-          "pxor %%xmm13, %%xmm5\n\tpxor %%xmm14, %%xmm6\n\tpxor %%xmm15, %%xmm7\n\t"
-          "add $64, %[off]\n\t"
-          "cmp %[off], %[end]\n\t"
-          "jne 1b\n\t"
-          "movdqa %%xmm0, (%[h])\n\tmovdqa %%xmm1, 16(%[h])\n\t"
-          "movdqa %%xmm2, 32(%[h])\n\tmovdqa %%xmm3, 48(%[h])\n\t"
-          "movdqa %%xmm4, 64(%[h])\n\tmovdqa %%xmm5, 80(%[h])\n\t"
-          "movdqa %%xmm6, 96(%[h])\n\tmovdqa %%xmm7, 112(%[h])"
-          : [off] "+r"(off), [t] "=&r"(t), [f] "=&r"(f)
-          : [p0] "r"(in[0]), [p1] "r"(in[1]), [p2] "r"(in[2]), [p3] "r"(in[3]), [end] "r"(end),
-            [h] "r"(h), [m] "r"(m), [d] "r"(d), [k] "r"(b3s_consts)
-          : "cc", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
-            "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+  if (lane_flags)
+    __asm__ volatile(B3S_BLOCKS("por 80(%[d]), %%xmm15\n\t"));
+  else
+    __asm__ volatile(B3S_BLOCKS(""));
+}
+
+/* hash4_blocks for BLAKE3_LANES_GROUP (blake3_lanes_group.h) and hash4: blocks blocks of in,
+ * the CVs h (word-major) in and out. The asm always prefetches: `ahead` is for the wider
+ * loops, whose block loops take it. */
+INLINE void hash_blocks(const uint8_t *const in[4], size_t blocks, __m128i lo, __m128i hi,
+                        const uint32_t *lens, uint8_t flags, uint8_t flags_start,
+                        uint8_t flags_end, const uint32_t *lane_flags, int ahead, __m128i h[8]) {
+  (void)ahead;
+  if (blocks == 0) return;
+  __m128i m[16], d[6];
+  d[0] = lo;
+  d[1] = hi;
+  d[2] = lens ? ld(lens) : set1(BLAKE3_BLOCK_LEN);
+  d[3] = _mm_setr_epi32((int)(flags | flags_start | (blocks == 1 ? flags_end : 0)), (int)flags,
+                        (int)(flags | flags_end), 0);
+  if (lane_flags) d[5] = ld(lane_flags);
+  hash4_blocks(in, blocks * BLAKE3_BLOCK_LEN, h, m, d, lane_flags != NULL);
+}
+
+/* The CVs h, word-major (h[k] lane n: word k of input n), to four CVs at out[0..127]. */
+INLINE void store_cvs(__m128i h[8], uint8_t *out) {
+  transpose4(&h[0], &h[1], &h[2], &h[3]);
+  transpose4(&h[4], &h[5], &h[6], &h[7]);
+  for (int i = 0; i < 4; i++) {
+    st(out + 32 * i, h[i]);
+    st(out + 32 * i + 16, h[4 + i]);
+  }
 }
 
 /* ---- two inputs row-wise, side by side ------------------------------------------------- */
@@ -282,22 +324,10 @@ INLINE void x_counters(uint64_t counter, int step, __m128i *lo, __m128i *hi) {
 static void hash4(const uint8_t *const in[4], size_t blocks, const uint32_t key[8], __m128i lo,
                   __m128i hi, uint8_t flags, uint8_t flags_start, uint8_t flags_end,
                   uint8_t *out) {
-  __m128i h[8], m[16], d[5];
+  __m128i h[8];
   for (int i = 0; i < 8; i++) h[i] = set1(key[i]);
-  if (blocks > 0) {
-    d[0] = lo;
-    d[1] = hi;
-    d[2] = set1(BLAKE3_BLOCK_LEN);
-    d[3] = _mm_setr_epi32((int)(flags | flags_start | (blocks == 1 ? flags_end : 0)), (int)flags,
-                          (int)(flags | flags_end), 0);
-    hash4_blocks(in, blocks * BLAKE3_BLOCK_LEN, h, m, d);
-  }
-  transpose4(&h[0], &h[1], &h[2], &h[3]);
-  transpose4(&h[4], &h[5], &h[6], &h[7]);
-  for (int i = 0; i < 4; i++) {
-    st(out + 32 * i, h[i]);
-    st(out + 32 * i + 16, h[4 + i]);
-  }
+  hash_blocks(in, blocks, lo, hi, NULL, flags, flags_start, flags_end, NULL, 1, h);
+  store_cvs(h, out);
 }
 
 void B3_SSE(blake3_hash_many)(const uint8_t *const *inputs, size_t num_inputs, size_t blocks,
@@ -335,4 +365,20 @@ void B3_SSE(blake3_hash_many)(const uint8_t *const *inputs, size_t num_inputs, s
       return;
     }
   }
+}
+
+/* ---- hash_lanes ----------------------------------------------------------------------- */
+
+BLAKE3_LANES_GROUP(lanes4, __m128i, )
+
+void B3_SSE(blake3_hash_lanes)(const blake3_lanes *lanes, size_t num_inputs, size_t blocks,
+                               const uint32_t key[8], uint8_t flags, uint8_t flags_start,
+                               uint8_t *out) {
+  /* one lane left over alone runs row-wise, a chain of compressions that costs less than a
+   * four-lane pass; two or three go as a padded pass */
+  const size_t wide = num_inputs % 4 == 1 ? num_inputs - 1 : num_inputs;
+  blake3_lanes_groups(lanes4, 4, lanes, 0, wide, blocks, key, flags, flags_start, out);
+  if (wide < num_inputs)
+    blake3_lane_one(B3_SSE(blake3_compress_in_place), lanes, wide, blocks, key, flags,
+                    flags_start, out + BLAKE3_OUT_LEN * wide);
 }

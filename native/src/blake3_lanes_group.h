@@ -1,0 +1,96 @@
+/*
+ * blake3-fast: hash_lanes around a kernel's lane-parallel block loop, written once for the x86
+ * widths (blake3_sse.h: four lanes in xmm; blake3_ymm8.h: eight in ymm; blake3_avx512.c:
+ * sixteen in zmm).
+ *
+ * A group runs its lanes in lockstep twice through the width's block loop: the blocks but the
+ * last read in place from inputs[], with the same block length (64) and flags in every lane
+ * like hash_many's; then the one last block from lasts[], with each lane's length and
+ * last-block flags as vectors. So the block loops hash_many is tuned on need only two more
+ * arguments, whose NULL (every call from hash_many) folds away. The CVs cross from one pass
+ * to the other once per message, through registers or the loop's frame.
+ *
+ * Lanes that do not fill a last group run as one group over a padded copy of their
+ * parameters (blake3_lanes_padded): the group reads the arrays at i .. i + width - 1, which
+ * past num_inputs are not there to read.
+ */
+#ifndef BLAKE3_LANES_GROUP_H
+#define BLAKE3_LANES_GROUP_H
+
+#include "blake3_impl.h"
+
+/* Lanes i .. i + rest - 1 (0 < rest < width) repeated up to width: the spare lanes hash the
+ * last one again and their CVs are dropped. */
+typedef struct {
+  const uint8_t *inputs[BLAKE3_MAX_DEGREE], *lasts[BLAKE3_MAX_DEGREE];
+  uint32_t lo[BLAKE3_MAX_DEGREE], hi[BLAKE3_MAX_DEGREE], len[BLAKE3_MAX_DEGREE],
+      flags[BLAKE3_MAX_DEGREE];
+  blake3_lanes l;
+} blake3_lanes_pad;
+
+static inline const blake3_lanes *blake3_lanes_padded(blake3_lanes_pad *p, const blake3_lanes *l,
+                                                      size_t i, size_t rest, size_t width,
+                                                      size_t blocks) {
+  for (size_t k = 0; k < width; k++) {
+    const size_t j = i + (k < rest ? k : rest - 1);
+    p->inputs[k] = blocks > 1 ? l->inputs[j] : NULL; /* the contract leaves them unread */
+    p->lasts[k] = l->lasts[j];
+    p->lo[k] = l->counter_lo[j];
+    p->hi[k] = l->counter_hi[j];
+    p->len[k] = l->last_len[j];
+    p->flags[k] = l->last_flags[j];
+  }
+  p->l = (blake3_lanes){p->inputs, p->lasts, p->lo, p->hi, p->len, p->flags};
+  return &p->l;
+}
+
+/* NAME(l, i, blocks, key, flags, flags_start, out): lanes i .. i + lanes of VEC - 1 of l to
+ * their CVs at out, through the width's helpers (T: its prefix, none for xmm):
+ *   T##ld(p)              a vector of lane words from memory, unaligned
+ *   T##set1(x)
+ *   T##hash_blocks(in, blocks, lo, hi, lens, flags, flags_start, flags_end, lane_flags,
+ *                  ahead, h)
+ *                         the block loop: CVs h in and out (word-major), per-lane counter
+ *                         lo/hi, block length 64 or, with lens, lens[k] in lane k; lane_flags,
+ *                         when not NULL, or-ed into every block's flags of lane k
+ *   T##store_cvs(h, out)  word-major CVs to one CV per lane, little-endian
+ * The second pass reads a single block, too short for prefetching to pay. */
+#define BLAKE3_LANES_GROUP(NAME, VEC, T)                                                       \
+  static void NAME(const blake3_lanes *l, size_t i, size_t blocks, const uint32_t key[8],      \
+                   uint8_t flags, uint8_t flags_start, uint8_t *out) {                         \
+    VEC h[8];                                                                                   \
+    for (int w = 0; w < 8; w++) h[w] = T##set1(key[w]);                                         \
+    const VEC lo = T##ld(l->counter_lo + i), hi = T##ld(l->counter_hi + i);                     \
+    if (blocks > 1) {                                                                           \
+      T##hash_blocks(l->inputs + i, blocks - 1, lo, hi, NULL, flags, flags_start, 0, NULL, 1,   \
+                     h);                                                                        \
+      flags_start = 0;                                                                          \
+    }                                                                                           \
+    T##hash_blocks(l->lasts + i, 1, lo, hi, l->last_len + i, flags, flags_start, 0,            \
+                   l->last_flags + i, 0, h);                                                    \
+    T##store_cvs(h, out);                                                                       \
+  }
+
+typedef void (*blake3_lanes_group_fn)(const blake3_lanes *l, size_t i, size_t blocks,
+                                      const uint32_t key[8], uint8_t flags, uint8_t flags_start,
+                                      uint8_t *out);
+
+/* Lanes i .. i + count - 1 of l through group, width at a time, the last few as one padded
+ * group. */
+static inline __attribute__((always_inline)) void
+blake3_lanes_groups(blake3_lanes_group_fn group, size_t width, const blake3_lanes *l, size_t i,
+                    size_t count, size_t blocks, const uint32_t key[8], uint8_t flags,
+                    uint8_t flags_start, uint8_t *out) {
+  const size_t end = i + count;
+  for (; end - i >= width; i += width)
+    group(l, i, blocks, key, flags, flags_start, out + BLAKE3_OUT_LEN * i);
+  if (i < end) {
+    blake3_lanes_pad pad;
+    uint8_t tmp[BLAKE3_MAX_DEGREE * BLAKE3_OUT_LEN];
+    group(blake3_lanes_padded(&pad, l, i, end - i, width, blocks), 0, blocks, key, flags,
+          flags_start, tmp);
+    memcpy(out + BLAKE3_OUT_LEN * i, tmp, BLAKE3_OUT_LEN * (end - i));
+  }
+}
+
+#endif /* BLAKE3_LANES_GROUP_H */
