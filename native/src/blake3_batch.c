@@ -18,7 +18,9 @@
  *      input); the pair that is a message's last is its root.
  *
  * Messages longer than B3B_MAX_CHUNKS chunks fill lanes on their own: blake3_hash_oneshot.
- * No allocation; the pass lives on the stack (about 20 KiB on x86-64).
+ * No allocation; the pass lives on the stack: 27 KiB at gcc 12 -O3 on x86-64 (-fstack-usage),
+ * under the JNI call's 10 KiB and the kernel's frame: less than the 80 KiB HotSpot keeps free
+ * below a Java frame that calls native code on Linux x86-64 (StackShadowPages, 20 pages).
  */
 #include "blake3_impl.h"
 
