@@ -49,7 +49,7 @@ for isa in "${isas[@]}"; do
   if [ "$isa" = "$best" ] && [ -z "${QUICK:-}" ]; then
     grid=()
   else
-    grid=(-p size=64,1024,-1 -p count=1000)
+    grid=(-p "size=64,1024,-1" -p count=1000)
   fi
   echo "== $isa: $args ${grid[*]}"
   "$java" -jar benchmarks.jar 'ManyBench\.(hashMany|hashLoop|officialLoop|sha256Loop)$' "${timing[@]}" -foe true \
