@@ -228,8 +228,8 @@ INLINE void load_transposed16(const uint8_t *const in[16], size_t off, __m512i d
 
 /* The block loop (BLAKE3_LANES_GROUP's T##hash_blocks, blake3_lanes_group.h): blocks blocks of
  * in[0..15], counters lo/hi per lane, the CVs h out word-major (h[k] lane n: word k of input
- * n's CV), and in unless from_key. lens and lane_flags are hash_lanes' per-lane block lengths and flags, NULL
- * (64, none) from hash_many: a constant there, which folds away. */
+ * n's CV), and in unless from_key. lens and lane_flags are hash_lanes' per-lane block lengths
+ * and flags, NULL (64, none) from hash_many and subtree: a constant there, which folds away. */
 INLINE void z_hash_blocks(const uint8_t *const in[16], size_t blocks, __m512i lo, __m512i hi,
                           const uint32_t *lens, uint8_t flags, uint8_t flags_start,
                           uint8_t flags_end, const uint32_t *lane_flags, int ahead,

@@ -209,8 +209,8 @@ INLINE void hash4_blocks(const uint8_t *const in[4], size_t end, __m128i h[8], _
 }
 
 /* hash4_blocks for BLAKE3_LANES_GROUP (blake3_lanes_group.h) and hash4: blocks blocks of in,
- * the CVs h (word-major) out, and in unless from_key. The asm always prefetches: `ahead` is for the wider
- * loops, whose block loops take it. */
+ * the CVs h (word-major) out, and in unless from_key. The asm always prefetches: `ahead` is
+ * for the wider loops, whose block loops take it. */
 INLINE void hash_blocks(const uint8_t *const in[4], size_t blocks, __m128i lo, __m128i hi,
                         const uint32_t *lens, uint8_t flags, uint8_t flags_start,
                         uint8_t flags_end, const uint32_t *lane_flags, int ahead,

@@ -170,8 +170,9 @@ B3Y_INLINE __m256i ld_halves(const uint8_t *lo, const uint8_t *hi) {
 
 /* y_hash_blocks: the block loop (BLAKE3_LANES_GROUP's T##hash_blocks, blake3_lanes_group.h):
  * blocks blocks of in[0..7], counters lo/hi per lane, the CVs h out word-major (h[k] lane n:
- * word k of input n's CV), and in unless from_key. lens and lane_flags are hash_lanes' per-lane block lengths
- * and flags, NULL (64, none) from hash_many and subtree: a constant there, which folds away. */
+ * word k of input n's CV), and in unless from_key. lens and lane_flags are hash_lanes'
+ * per-lane block lengths and flags, NULL (64, none) from hash_many and subtree: a constant
+ * there, which folds away. */
 #ifdef __AVX512VL__
 B3Y_INLINE void y_hash_blocks(const uint8_t *const in[8], size_t blocks, __m256i lo, __m256i hi,
                               const uint32_t *lens, uint8_t flags, uint8_t flags_start,
