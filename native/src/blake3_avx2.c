@@ -7,6 +7,8 @@
  *              one through the SSE4.1 file's compression compiled here (hash_one_rows,
  *              blake3_sse_rows.h). For single blocks the table names SSE4.1's compression
  *              itself (BLAKE3_ISAS).
+ *   hash_lanes eight lanes at a time through hash_many's block loop, twice (blake3_ymm8.h,
+ *              blake3_lanes_group.h); two to seven left over as a padded group, one row-wise
  *   subtree    sixteen chunks at a time as two eight-lane groups, their CVs kept word-major
  *              between levels (blake3_subtree16.h)
  */
@@ -47,6 +49,16 @@ void blake3_hash_many_avx2(const uint8_t *const *inputs, size_t num_inputs, size
       return;
     }
   }
+}
+
+void blake3_hash_lanes_avx2(const blake3_lanes *lanes, size_t num_inputs, size_t blocks,
+                            const uint32_t key[8], uint8_t flags, uint8_t flags_start,
+                            uint8_t *out) {
+  const size_t wide = num_inputs % 8 == 1 ? num_inputs - 1 : num_inputs;
+  blake3_lanes_groups(lanes8, 8, lanes, 0, wide, blocks, key, flags, flags_start, out);
+  if (wide < num_inputs)
+    blake3_lane_one(compress_in_place_rows, lanes, wide, blocks, key, flags, flags_start,
+                    out + BLAKE3_OUT_LEN * wide);
 }
 
 /* ---- subtree: parents without leaving word-major layout ------------------------------- */
@@ -109,8 +121,8 @@ INLINE void b3s16_chunks(const uint8_t *input, const uint32_t key[8], uint64_t c
     for (int j = 0; j < 8; j++) in[j] = input + (size_t)(8 * g + j) * BLAKE3_CHUNK_LEN;
     __m256i lo, hi, h[8];
     y_counters(counter + (uint64_t)(8 * g), 1, &lo, &hi);
-    hash8_words(in, BLAKE3_CHUNK_LEN / BLAKE3_BLOCK_LEN, key, lo, hi, flags, CHUNK_START,
-                CHUNK_END, ahead, h);
+    y_hash_blocks(in, BLAKE3_CHUNK_LEN / BLAKE3_BLOCK_LEN, lo, hi, NULL, flags, CHUNK_START,
+                  CHUNK_END, NULL, ahead, key, 1, h);
     for (int w = 0; w < 8; w++) y_st(&cur.w[w][8 * g], h[w]);
   }
   /* a merge: parents 0-7 from the left group's sixteen CVs, 8-15 from this one's */

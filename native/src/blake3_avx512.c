@@ -7,6 +7,10 @@
  *                                     5..8 inputs runs eight-wide in ymm, of 2 or 4 row-wise
  *                                     two per ymm (blake3_ymm_rows.h), a single one row-wise
  *   xof_many                          sixteen consecutive output blocks at a time
+ *   hash_lanes                        sixteen lanes at a time in zmm through the block loop
+ *                                     of hash_many (z_hash_blocks), twice; nine to fifteen
+ *                                     left over as a padded zmm group, two to eight as a ymm
+ *                                     one (blake3_ymm8.h), one row-wise
  *   subtree                           sixteen chunks at a time, their CVs kept word-major
  *                                     between levels (blake3_subtree16.h)
  *
@@ -15,6 +19,7 @@
 #include <immintrin.h>
 
 #include "blake3_impl.h"
+#include "blake3_lanes_group.h"
 
 /* ld, st, add, xor, set1 and rot16..rot7 on xmm (vprord here), round_rows */
 #include "blake3_sse_rows.h"
@@ -24,6 +29,7 @@
 INLINE __m512i z_add(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
 INLINE __m512i z_xor(__m512i a, __m512i b) { return _mm512_xor_si512(a, b); }
 INLINE __m512i z_set1(uint32_t x) { return _mm512_set1_epi32((int)x); }
+INLINE __m512i z_ld(const void *p) { return _mm512_loadu_si512(p); }
 INLINE __m512i z_rot16(__m512i x) { return _mm512_ror_epi32(x, 16); }
 INLINE __m512i z_rot12(__m512i x) { return _mm512_ror_epi32(x, 12); }
 INLINE __m512i z_rot8(__m512i x) { return _mm512_ror_epi32(x, 8); }
@@ -220,12 +226,18 @@ INLINE void load_transposed16(const uint8_t *const in[16], size_t off, __m512i d
   }
 }
 
-/* Hashes in[0..15] (blocks blocks each, counters lo/hi per lane) and leaves the sixteen CVs
- * word-major: h[k] lane n is word k of input n's CV. */
-INLINE void hash16_words(const uint8_t *const in[16], size_t blocks, const uint32_t key[8],
-                         __m512i lo, __m512i hi, uint8_t flags, uint8_t flags_start,
-                         uint8_t flags_end, int ahead, __m512i h[8]) {
-  for (int i = 0; i < 8; i++) h[i] = z_set1(key[i]);
+/* The block loop (BLAKE3_LANES_GROUP's T##hash_blocks, blake3_lanes_group.h): blocks blocks of
+ * in[0..15], counters lo/hi per lane, the CVs h out word-major (h[k] lane n: word k of input
+ * n's CV), and in unless from_key. lens and lane_flags are hash_lanes' per-lane block lengths
+ * and flags, NULL (64, none) from hash_many and subtree: a constant there, which folds away. */
+INLINE void z_hash_blocks(const uint8_t *const in[16], size_t blocks, __m512i lo, __m512i hi,
+                          const uint32_t *lens, uint8_t flags, uint8_t flags_start,
+                          uint8_t flags_end, const uint32_t *lane_flags, int ahead,
+                          const uint32_t key[8], int from_key, __m512i h[8]) {
+  if (from_key)
+    for (int i = 0; i < 8; i++) h[i] = z_set1(key[i]);
+  const __m512i len = lens ? z_ld(lens) : z_set1(BLAKE3_BLOCK_LEN);
+  const __m512i lf = lane_flags ? z_ld(lane_flags) : _mm512_setzero_si512();
   /* Software-pipelined: block blk+1 is loaded and transposed into the other half of msg
    * before block blk's rounds, which read their words from memory (free micro-fused loads).
    * Run in the same stretch, the shuffles fill gaps among the rounds' adds and rotations
@@ -243,7 +255,7 @@ INLINE void hash16_words(const uint8_t *const in[16], size_t blocks, const uint3
     if (blk + 1 == blocks) f |= flags_end;
     __m512i v[16] = {h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7],
                      z_set1(blake3_iv[0]), z_set1(blake3_iv[1]), z_set1(blake3_iv[2]),
-                     z_set1(blake3_iv[3]), lo, hi, z_set1(BLAKE3_BLOCK_LEN), z_set1(f)};
+                     z_set1(blake3_iv[3]), lo, hi, len, _mm512_or_si512(z_set1(f), lf)};
     SEVEN_ROUNDS(z_);
     for (int i = 0; i < 8; i++) h[i] = z_xor(v[i], v[i + 8]);
   }
@@ -262,14 +274,9 @@ INLINE void z_counters(uint64_t counter, int step, __m512i *lo, __m512i *hi) {
   *hi = _mm512_mask_add_epi32(high, _mm512_cmplt_epu32_mask(sum, base), high, z_set1(1));
 }
 
-/* Hashes in[0..15] (blocks blocks each) to sixteen CVs written at out[0..511]. */
-static void hash16(const uint8_t *const in[16], size_t blocks, const uint32_t key[8], __m512i lo,
-                   __m512i hi, uint8_t flags, uint8_t flags_start, uint8_t flags_end,
-                   uint8_t *out) {
-  __m512i h[8];
-  hash16_words(in, blocks, key, lo, hi, flags, flags_start, flags_end, 1, h);
-  /* h[k] lane n is word k of input n; gather4x4 leaves words 0-3 (then 4-7) of input 4q+r
-   * in 128-bit lane q of t[r]. */
+/* The sixteen CVs h, word-major, to out[0..511], one CV after the other. */
+INLINE void z_store_cvs(const __m512i h[8], uint8_t *out) {
+  /* gather4x4 leaves words 0-3 (then 4-7) of input 4q+r in 128-bit lane q of t[r] */
   for (int half = 0; half < 2; half++) {
     __m512i t[4];
     gather4x4(h[4 * half], h[4 * half + 1], h[4 * half + 2], h[4 * half + 3], t);
@@ -282,6 +289,9 @@ static void hash16(const uint8_t *const in[16], size_t blocks, const uint32_t ke
     }
   }
 }
+
+/* hash16(in, blocks, key, lo, hi, flags, flags_start, flags_end, out): hash_many's group */
+BLAKE3_MANY_GROUP(hash16, __m512i, z_)
 
 /* ---- eight lanes (ymm), for tails ----------------------------------------------------- */
 
@@ -337,7 +347,7 @@ void blake3_hash_many_avx512(const uint8_t *const *inputs, size_t num_inputs, si
 
 /* ---- parents without leaving word-major layout --------------------------------------- */
 
-/* hash16_words leaves sixteen CVs word-major (h[w] lane n = word w of CV n), which is also the
+/* z_hash_blocks leaves sixteen CVs word-major (h[w] lane n = word w of CV n), which is also the
  * layout sixteen parent compressions want their message in: parent p of two neighbouring groups
  * a (CVs 0..15) and b (CVs 16..31) has message words w = word w of CV 2p and 8 + w = word w of
  * CV 2p + 1, i.e. the even (odd) lanes of the pair a[w]:b[w], one vpermt2d each. So the levels
@@ -464,8 +474,8 @@ INLINE void b3s16_chunks(const uint8_t *input, const uint32_t key[8], uint64_t c
   for (int j = 0; j < 16; j++) in[j] = input + (size_t)j * BLAKE3_CHUNK_LEN;
   __m512i lo, hi, h[8];
   z_counters(counter, 1, &lo, &hi);
-  hash16_words(in, BLAKE3_CHUNK_LEN / BLAKE3_BLOCK_LEN, key, lo, hi, flags, CHUNK_START,
-               CHUNK_END, ahead, h);
+  z_hash_blocks(in, BLAKE3_CHUNK_LEN / BLAKE3_BLOCK_LEN, lo, hi, NULL, flags, CHUNK_START,
+                CHUNK_END, NULL, ahead, key, 1, h);
   for (size_t l = 0; l < merges; l++) {
     __m512i left[8];
     load_cv16(&lefts[l], left);
@@ -539,4 +549,22 @@ void blake3_xof_many_avx512(const uint32_t cv[8], const uint8_t block[BLAKE3_BLO
   }
   for (size_t j = 0; j < rest; j++)
     blake3_compress_xof_avx512(cv, block, block_len, counter + j, flags, out + 64 * j);
+}
+
+/* ---- hash_lanes ----------------------------------------------------------------------- */
+
+BLAKE3_LANES_GROUP(lanes16, __m512i, z_)
+
+/* Groups of sixteen in zmm, as hash_many's: nine to fifteen left over as one padded zmm group,
+ * two to eight as one (padded) ymm group (lanes8, blake3_ymm8.h), a single one row-wise. */
+void blake3_hash_lanes_avx512(const blake3_lanes *lanes, size_t num_inputs, size_t blocks,
+                              const uint32_t key[8], uint8_t flags, uint8_t flags_start,
+                              uint8_t *out) {
+  const size_t rest = num_inputs % 16 > 8 ? 0 : num_inputs % 16, wide = num_inputs - rest;
+  blake3_lanes_groups(lanes16, 16, lanes, 0, wide, blocks, key, flags, flags_start, out);
+  if (rest == 1)
+    blake3_lane_one(blake3_compress_in_place_avx512, lanes, wide, blocks, key, flags,
+                    flags_start, out + BLAKE3_OUT_LEN * wide);
+  else if (rest > 1)
+    blake3_lanes_groups(lanes8, 8, lanes, wide, rest, blocks, key, flags, flags_start, out);
 }

@@ -85,8 +85,8 @@ enum blake3_flags {
   X(PORTABLE, portable, ANY, 1, portable, LOOP, NONE, LOOP)                                     \
   X(SSE2, sse2, X86_64, 4, sse2, LOOP, NONE, OWN)                                               \
   X(SSE41, sse41, X86_64, 4, sse41, LOOP, NONE, OWN)                                            \
-  X(AVX2, avx2, X86_64, 8, sse41, LOOP, OWN, LOOP)                                              \
-  X(AVX512, avx512, X86_64, 16, avx512, WIDE, OWN, LOOP)                                        \
+  X(AVX2, avx2, X86_64, 8, sse41, LOOP, OWN, OWN)                                               \
+  X(AVX512, avx512, X86_64, 16, avx512, WIDE, OWN, OWN)                                         \
   X(NEON, neon, AARCH64, 4, neon, LOOP, NONE, OWN)                                              \
   X(VSX, vsx, PPC64LE, 4, vsx, LOOP, NONE, OWN)                                                 \
   X(RVV, rvv, RISCV64, 1, rvv, LOOP, NONE, OWN)                                                 \

@@ -1,14 +1,15 @@
 /*
- * blake3-fast: hash_lanes around a kernel's lane-parallel block loop, written once for the x86
- * widths (blake3_sse.h: four lanes in xmm; blake3_ymm8.h: eight in ymm; blake3_avx512.c:
- * sixteen in zmm).
+ * blake3-fast: hash_lanes (and hash_many's group) around a kernel's lane-parallel block loop,
+ * written once for the x86 widths (blake3_sse.h: four lanes in xmm; blake3_ymm8.h: eight in
+ * ymm; blake3_avx512.c: sixteen in zmm).
  *
  * A group runs its lanes in lockstep twice through the width's block loop: the blocks but the
  * last read in place from inputs[], with the same block length (64) and flags in every lane
  * like hash_many's; then the one last block from lasts[], with each lane's length and
- * last-block flags as vectors. So the block loops hash_many is tuned on need only two more
- * arguments, whose NULL (every call from hash_many) folds away. The CVs cross from one pass
- * to the other once per message, through registers or the loop's frame.
+ * last-block flags as vectors. So the block loops hash_many is tuned on need only a few more
+ * arguments (lens, lane_flags, from_key), constants in every call from hash_many, where they
+ * fold away: its code stays as it was. The CVs cross from one pass to the other once per
+ * message, through registers or the loop's frame.
  *
  * Lanes that do not fill a last group run as one group over a padded copy of their
  * parameters (blake3_lanes_padded): the group reads the arrays at i .. i + width - 1, which
@@ -47,27 +48,42 @@ static inline const blake3_lanes *blake3_lanes_padded(blake3_lanes_pad *p, const
 /* NAME(l, i, blocks, key, flags, flags_start, out): lanes i .. i + lanes of VEC - 1 of l to
  * their CVs at out, through the width's helpers (T: its prefix, none for xmm):
  *   T##ld(p)              a vector of lane words from memory, unaligned
- *   T##set1(x)
  *   T##hash_blocks(in, blocks, lo, hi, lens, flags, flags_start, flags_end, lane_flags,
- *                  ahead, h)
- *                         the block loop: CVs h in and out (word-major), per-lane counter
- *                         lo/hi, block length 64 or, with lens, lens[k] in lane k; lane_flags,
- *                         when not NULL, or-ed into every block's flags of lane k
+ *                  ahead, key, from_key, h)
+ *                         the block loop: the CVs h out word-major, and in unless from_key
+ *                         (a constant: then they start from key, and hash_many's loop runs
+ *                         as before); per-lane counter lo/hi, block length 64 or, with lens,
+ *                         lens[k] in lane k; lane_flags, when not NULL, or-ed into every
+ *                         block's flags of lane k
  *   T##store_cvs(h, out)  word-major CVs to one CV per lane, little-endian
  * The second pass reads a single block, too short for prefetching to pay. */
 #define BLAKE3_LANES_GROUP(NAME, VEC, T)                                                       \
   static void NAME(const blake3_lanes *l, size_t i, size_t blocks, const uint32_t key[8],      \
                    uint8_t flags, uint8_t flags_start, uint8_t *out) {                         \
     VEC h[8];                                                                                   \
-    for (int w = 0; w < 8; w++) h[w] = T##set1(key[w]);                                         \
     const VEC lo = T##ld(l->counter_lo + i), hi = T##ld(l->counter_hi + i);                     \
+    const uint32_t *lens = l->last_len + i, *lane_flags = l->last_flags + i;                    \
     if (blocks > 1) {                                                                           \
       T##hash_blocks(l->inputs + i, blocks - 1, lo, hi, NULL, flags, flags_start, 0, NULL, 1,   \
-                     h);                                                                        \
-      flags_start = 0;                                                                          \
+                     key, 1, h);                                                                \
+      T##hash_blocks(l->lasts + i, 1, lo, hi, lens, flags, 0, 0, lane_flags, 0, key, 0, h);     \
+    } else {                                                                                    \
+      T##hash_blocks(l->lasts + i, 1, lo, hi, lens, flags, flags_start, 0, lane_flags, 0, key,  \
+                     1, h);                                                                     \
     }                                                                                           \
-    T##hash_blocks(l->lasts + i, 1, lo, hi, l->last_len + i, flags, flags_start, 0,            \
-                   l->last_flags + i, 0, h);                                                    \
+    T##store_cvs(h, out);                                                                       \
+  }
+
+/* NAME(in, blocks, key, lo, hi, flags, flags_start, flags_end, out): hash_many's group over
+ * the same helpers, in[0 .. lanes of VEC - 1] (blocks blocks each, counters lo/hi per lane)
+ * to their CVs at out. */
+#define BLAKE3_MANY_GROUP(NAME, VEC, T)                                                        \
+  static void NAME(const uint8_t *const in[], size_t blocks, const uint32_t key[8], VEC lo,    \
+                   VEC hi, uint8_t flags, uint8_t flags_start, uint8_t flags_end,              \
+                   uint8_t *out) {                                                             \
+    VEC h[8];                                                                                   \
+    T##hash_blocks(in, blocks, lo, hi, NULL, flags, flags_start, flags_end, NULL, 1, key, 1,   \
+                   h);                                                                          \
     T##store_cvs(h, out);                                                                       \
   }
 

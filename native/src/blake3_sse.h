@@ -209,12 +209,15 @@ INLINE void hash4_blocks(const uint8_t *const in[4], size_t end, __m128i h[8], _
 }
 
 /* hash4_blocks for BLAKE3_LANES_GROUP (blake3_lanes_group.h) and hash4: blocks blocks of in,
- * the CVs h (word-major) in and out. The asm always prefetches: `ahead` is for the wider
- * loops, whose block loops take it. */
+ * the CVs h (word-major) out, and in unless from_key. The asm always prefetches: `ahead` is
+ * for the wider loops, whose block loops take it. */
 INLINE void hash_blocks(const uint8_t *const in[4], size_t blocks, __m128i lo, __m128i hi,
                         const uint32_t *lens, uint8_t flags, uint8_t flags_start,
-                        uint8_t flags_end, const uint32_t *lane_flags, int ahead, __m128i h[8]) {
+                        uint8_t flags_end, const uint32_t *lane_flags, int ahead,
+                        const uint32_t key[8], int from_key, __m128i h[8]) {
   (void)ahead;
+  if (from_key)
+    for (int i = 0; i < 8; i++) h[i] = set1(key[i]);
   if (blocks == 0) return;
   __m128i m[16], d[6];
   d[0] = lo;
@@ -319,16 +322,8 @@ INLINE void x_counters(uint64_t counter, int step, __m128i *lo, __m128i *hi) {
   *hi = _mm_sub_epi32(set1(blake3_counter_high(counter)), carried);
 }
 
-/* Hashes in[0..3] (blocks blocks each, counters lo/hi per lane) to four CVs written at
- * out[0..127]. */
-static void hash4(const uint8_t *const in[4], size_t blocks, const uint32_t key[8], __m128i lo,
-                  __m128i hi, uint8_t flags, uint8_t flags_start, uint8_t flags_end,
-                  uint8_t *out) {
-  __m128i h[8];
-  for (int i = 0; i < 8; i++) h[i] = set1(key[i]);
-  hash_blocks(in, blocks, lo, hi, NULL, flags, flags_start, flags_end, NULL, 1, h);
-  store_cvs(h, out);
-}
+/* hash4(in, blocks, key, lo, hi, flags, flags_start, flags_end, out): hash_many's group */
+BLAKE3_MANY_GROUP(hash4, __m128i, )
 
 void B3_SSE(blake3_hash_many)(const uint8_t *const *inputs, size_t num_inputs, size_t blocks,
                            const uint32_t key[8], uint64_t counter, int increment_counter,

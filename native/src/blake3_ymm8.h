@@ -1,7 +1,7 @@
 /*
  * blake3-fast: eight inputs across the 32-bit lanes of ymm registers, for blake3_avx2.c's
  * hash_many and subtree and blake3_avx512.c's groups of three, five to eight inputs. Built with
- * -mavx2 a compression is asm (16 registers: see y_block), and so is hash8_words' whole block
+ * -mavx2 a compression is asm (16 registers: see y_block), and so is y_hash_blocks' whole block
  * loop; built with AVX-512VL it is C with vprord, and the includer may define B3Y_ROUNDS() (the
  * seven rounds on v[] and m[] with the y_ operations) before including.
  */
@@ -11,6 +11,7 @@
 #include <immintrin.h>
 
 #include "blake3_impl.h"
+#include "blake3_lanes_group.h"
 
 #define B3Y_INLINE static inline __attribute__((always_inline))
 
@@ -167,19 +168,24 @@ B3Y_INLINE __m256i ld_halves(const uint8_t *lo, const uint8_t *hi) {
                                  _mm_loadu_si128((const __m128i *)hi), 1);
 }
 
-/* Hashes in[0..7] (blocks blocks each, counters lo/hi per lane) and leaves the eight CVs
- * word-major: h[k] lane n is word k of input n's CV. */
+/* y_hash_blocks: the block loop (BLAKE3_LANES_GROUP's T##hash_blocks, blake3_lanes_group.h):
+ * blocks blocks of in[0..7], counters lo/hi per lane, the CVs h out word-major (h[k] lane n:
+ * word k of input n's CV), and in unless from_key. lens and lane_flags are hash_lanes'
+ * per-lane block lengths and flags, NULL (64, none) from hash_many and subtree: a constant
+ * there, which folds away. */
 #ifdef __AVX512VL__
-B3Y_INLINE void hash8_words(const uint8_t *const in[8], size_t blocks, const uint32_t key[8],
-                            __m256i lo, __m256i hi, uint8_t flags, uint8_t flags_start,
-                            uint8_t flags_end, int ahead, __m256i h[8]) {
+B3Y_INLINE void y_hash_blocks(const uint8_t *const in[8], size_t blocks, __m256i lo, __m256i hi,
+                              const uint32_t *lens, uint8_t flags, uint8_t flags_start,
+                              uint8_t flags_end, const uint32_t *lane_flags, int ahead,
+                              const uint32_t key[8], int from_key, __m256i h[8]) {
+  const __m256i lf = lane_flags ? y_ld(lane_flags) : _mm256_setzero_si256();
   /* s: the CVs in 0..7, then the rest of the starting state, of which only the flags change */
-  __m256i s[16] = {y_set1(key[0]),       y_set1(key[1]),       y_set1(key[2]),
-                   y_set1(key[3]),       y_set1(key[4]),       y_set1(key[5]),
-                   y_set1(key[6]),       y_set1(key[7]),       y_set1(blake3_iv[0]),
-                   y_set1(blake3_iv[1]), y_set1(blake3_iv[2]), y_set1(blake3_iv[3]),
-                   lo,                   hi,                   y_set1(BLAKE3_BLOCK_LEN),
-                   y_set1(flags)};
+  __m256i s[16];
+  for (int i = 0; i < 8; i++) s[i] = from_key ? y_set1(key[i]) : h[i];
+  for (int i = 0; i < 4; i++) s[8 + i] = y_set1(blake3_iv[i]);
+  s[12] = lo;
+  s[13] = hi;
+  s[14] = lens ? y_ld(lens) : y_set1(BLAKE3_BLOCK_LEN);
   for (size_t blk = 0; blk < blocks; blk++) {
     const size_t off = blk * BLAKE3_BLOCK_LEN;
     __m256i m[16];
@@ -196,7 +202,7 @@ B3Y_INLINE void hash8_words(const uint8_t *const in[8], size_t blocks, const uin
     uint32_t f = flags;
     if (blk == 0) f |= flags_start;
     if (blk + 1 == blocks) f |= flags_end;
-    s[15] = y_set1(f);
+    s[15] = _mm256_or_si256(y_set1(f), lf);
     y_block(s, m);
   }
   for (int i = 0; i < 8; i++) h[i] = s[i];
@@ -206,8 +212,9 @@ B3Y_INLINE void hash8_words(const uint8_t *const in[8], size_t blocks, const uin
 /* What the block loop reads and writes besides the inputs, one base register away. */
 typedef struct {
   __m256i m[16];       /* the block's message, word-major: m[w] lane n is word w of input n */
-  __m256i cv[8];       /* the key in, the CVs out, word-major */
-  __m256i rest[7];     /* the rest of the starting state but the flags: IV 0-3, counters, 64 */
+  __m256i cv[8];       /* the CVs in and out, word-major */
+  __m256i rest[7];     /* the rest of the starting state but the flags: IV 0-3, counters,
+                          block length */
   __m256i flags[3];    /* the flags word of a first block, of a later one; what a last one adds */
   const uint8_t *in[8];
 } y_frame;
@@ -239,20 +246,22 @@ _Static_assert(offsetof(y_frame, m) == 0, "Y_MSG addresses the message from the 
  * the chain at every block. The eight input pointers live in r8..r15; everything else the loop
  * reads is in memory (fr, last, ahead), so that the statement needs only two more registers
  * and compiles at every optimisation level, with or without sanitizers. */
-B3Y_INLINE void hash8_words(const uint8_t *const in[8], size_t blocks, const uint32_t key[8],
-                            __m256i lo, __m256i hi, uint8_t flags, uint8_t flags_start,
-                            uint8_t flags_end, int ahead, __m256i h[8]) {
+B3Y_INLINE void y_hash_blocks(const uint8_t *const in[8], size_t blocks, __m256i lo, __m256i hi,
+                              const uint32_t *lens, uint8_t flags, uint8_t flags_start,
+                              uint8_t flags_end, const uint32_t *lane_flags, int ahead,
+                              const uint32_t key[8], int from_key, __m256i h[8]) {
+  const __m256i lf = lane_flags ? y_ld(lane_flags) : _mm256_setzero_si256();
   y_frame fr;
   for (int i = 0; i < 8; i++) {
-    fr.cv[i] = y_set1(key[i]);
+    fr.cv[i] = from_key ? y_set1(key[i]) : h[i];
     fr.in[i] = in[i];
   }
   for (int i = 0; i < 4; i++) fr.rest[i] = y_set1(blake3_iv[i]);
   fr.rest[4] = lo;
   fr.rest[5] = hi;
-  fr.rest[6] = y_set1(BLAKE3_BLOCK_LEN);
-  fr.flags[0] = y_set1((uint32_t)(flags | flags_start));
-  fr.flags[1] = y_set1(flags);
+  fr.rest[6] = lens ? y_ld(lens) : y_set1(BLAKE3_BLOCK_LEN);
+  fr.flags[0] = _mm256_or_si256(y_set1((uint32_t)(flags | flags_start)), lf);
+  fr.flags[1] = _mm256_or_si256(y_set1(flags), lf);
   fr.flags[2] = y_set1(flags_end);
   if (blocks > 0) {
     size_t off = 0;
@@ -294,14 +303,10 @@ B3Y_INLINE void hash8_words(const uint8_t *const in[8], size_t blocks, const uin
 }
 #endif
 
-/* Hashes in[0..7] (blocks blocks each) to eight CVs written at out[0..255]. */
-static void hash8(const uint8_t *const in[8], size_t blocks, const uint32_t key[8], __m256i lo,
-                  __m256i hi, uint8_t flags, uint8_t flags_start, uint8_t flags_end,
-                  uint8_t *out) {
-  __m256i h[8];
-  hash8_words(in, blocks, key, lo, hi, flags, flags_start, flags_end, 1, h);
-  /* h[k] holds word k of inputs 0..7. After the in-half transposes, h[k] is words 0-3 of
-   * inputs k and k+4, h[4+k] words 4-7 of the same two inputs. */
+/* The eight CVs h, word-major, to out[0..255], one CV after the other. */
+B3Y_INLINE void y_store_cvs(__m256i h[8], uint8_t *out) {
+  /* After the in-half transposes, h[k] is words 0-3 of inputs k and k+4, h[4+k] words 4-7 of
+   * the same two inputs. */
   transpose4x2(&h[0], &h[1], &h[2], &h[3]);
   transpose4x2(&h[4], &h[5], &h[6], &h[7]);
   for (int k = 0; k < 4; k++) {
@@ -309,5 +314,11 @@ static void hash8(const uint8_t *const in[8], size_t blocks, const uint32_t key[
     y_st(out + 32 * (k + 4), _mm256_permute2x128_si256(h[k], h[4 + k], 0x31));
   }
 }
+
+/* hash8(in, blocks, key, lo, hi, flags, flags_start, flags_end, out): hash_many's group */
+BLAKE3_MANY_GROUP(hash8, __m256i, y_)
+
+/* hash_lanes' eight-lane group (blake3_lanes_group.h) */
+BLAKE3_LANES_GROUP(lanes8, __m256i, y_)
 
 #endif /* BLAKE3_YMM8_H */
