@@ -596,7 +596,58 @@ class BadArgumentTest {
       "Blake3Hasher.updateParallel(byte[],int,int)", "Blake3Hasher.updateParallel(byte[],int,int,Executor)",
       "Blake3Hasher.xof()",
       "Blake3OutputReader.position()", "Blake3OutputReader.read(byte[])", "Blake3OutputReader.read(byte[],int,int)",
-      "Blake3OutputReader.seek(long)", "Blake3Provider.<init>()"));
+      "Blake3OutputReader.seek(long)", "Blake3Provider.<init>()",
+      "Blake3.hashMany(byte[][])", "Blake3.hashMany(byte[],int[],int[],byte[])",
+      "Blake3.keyedHashMany(byte[],byte[][])", "Blake3.keyedHashMany(byte[],byte[],int[],int[],byte[])",
+      "Blake3.deriveKeyMany(String,byte[][])", "Blake3.deriveKeyMany(String,byte[],int[],int[],byte[])"));
+
+  interface PackedCall {
+    void call(byte[] data, int[] offsets, int[] lengths, byte[] out);
+  }
+
+  /**
+   * The packed batch functions: a bad range at any position (every one of {@link #badRanges}),
+   * null arrays, arrays that disagree and a short {@code out} each throw, and nothing is written
+   * to {@code out} before the throw. The array forms: a null array or element.
+   */
+  @Test
+  void manyMessages() {
+    List<PackedCall> packed = Arrays.asList(Blake3::hashMany, (d, o, l, out) -> Blake3.keyedHashMany(KEY, d, o, l, out),
+        (d, o, l, out) -> Blake3.deriveKeyMany("BadArgumentTest", d, o, l, out));
+    for (PackedCall call : packed) {
+      for (int n : ARRAY_LENGTHS) {
+        byte[] data = new byte[n];
+        for (int[] r : badRanges(n)) {
+          byte[] out = new byte[96];
+          Arrays.fill(out, (byte) 9);
+          assertThrows(IndexOutOfBoundsException.class,
+              () -> call.call(data, new int[] {0, r[0], 0}, new int[] {0, r[1], 0}, out),
+              "data[" + n + "] offset " + r[0] + " length " + r[1]);
+          for (byte b : out) {
+            assertEquals(9, b, "out written before the throw");
+          }
+        }
+      }
+      byte[] d = new byte[8];
+      int[] one = {0};
+      assertThrows(NullPointerException.class, () -> call.call(null, one, one, new byte[32]));
+      assertThrows(NullPointerException.class, () -> call.call(d, null, one, new byte[32]));
+      assertThrows(NullPointerException.class, () -> call.call(d, one, null, new byte[32]));
+      assertThrows(NullPointerException.class, () -> call.call(d, one, one, null));
+      assertThrows(IllegalArgumentException.class, () -> call.call(d, one, new int[2], new byte[64]));
+      assertThrows(IllegalArgumentException.class, () -> call.call(d, one, one, new byte[31]));
+    }
+    byte[][] withNull = {new byte[3], null};
+    assertThrows(NullPointerException.class, () -> Blake3.hashMany((byte[][]) null));
+    assertThrows(NullPointerException.class, () -> Blake3.hashMany(withNull));
+    assertThrows(NullPointerException.class, () -> Blake3.keyedHashMany(KEY, withNull));
+    assertThrows(IllegalArgumentException.class, () -> Blake3.keyedHashMany(new byte[31], new byte[1][]));
+    assertThrows(IllegalArgumentException.class, () -> Blake3.keyedHashMany(new byte[31], new byte[0], new int[0],
+        new int[0], new byte[0]));
+    assertThrows(NullPointerException.class, () -> Blake3.deriveKeyMany("c", withNull));
+    assertThrows(NullPointerException.class, () -> Blake3.deriveKeyMany(null, new byte[1][]));
+    assertArrayEquals(PRIOR_HASH, Blake3.hashMany(new byte[][] {PRIOR})[0]);
+  }
 
   @Test
   void everyPublicMethodIsCovered() throws Exception {
