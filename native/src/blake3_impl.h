@@ -36,7 +36,7 @@
 
 /* How far past the block it compresses a lane-parallel kernel asks for each of its inputs: they
  * are streams a KiB apart, which the hardware prefetchers do not run far enough ahead of once
- * the input comes from memory rather than cache (bench/results/issue16-prefetch.md). Four
+ * the input comes from memory rather than cache (bench/notes/prefetch.md). Four
  * blocks. A prefetch is a hint, not a read: past the end of an input it cannot fault. */
 #define BLAKE3_PREFETCH_AHEAD 256
 /* A subtree of fewer chunks than this is hashed without the hints: smaller than the L2 cache of

@@ -279,12 +279,12 @@ typedef uint64_t b3j_u64x2 __attribute__((vector_size(16)));
  * (zero past len), under the key k0..k3 (two key words each, the lower one in the low half);
  * the 32-byte result goes to native memory at `out` (ShortHashSlots in Java). Numbers only:
  * nothing is pinned or copied through the JVM, each of which would be one more call back into
- * it, a large share of the whole hash's cost (bench/results/decisions.md).
+ * it, a large share of the whole hash's cost (bench/notes/decisions.md).
  *
  * Block, key and result are moved in 16-byte units on purpose: the kernel reads with wide
  * loads, and a load that spans several narrower stores still in the store buffer cannot be
  * forwarded from them and waits for them to drain (measured slower per call with 8-byte or
- * byte stores: bench/results/decisions.md). */
+ * byte stores: bench/notes/decisions.md). */
 static void JNICALL b3j_hash_block(JNIEnv *env, jclass cls, jint isa, jlong m0, jlong m1,
                                    jlong m2, jlong m3, jlong m4, jlong m5, jlong m6, jlong m7,
                                    jint len, jlong k0, jlong k1, jlong k2, jlong k3, jint flags,

@@ -47,7 +47,8 @@ static void b3t_chunk_open(const blake3_kernel *k, const uint8_t *chunk, size_t 
      * path keeps the CV in registers from block to block (x86: hash_one_rows) instead of
      * passing it through memory at each call. The call costs a fixed amount, the saving is per
      * block: below a few blocks, and for the portable kernel, whose hash_many is the same loop
-     * of compressions, the plain loop is faster (measured). */
+     * of compressions, the plain loop is faster (bench/notes/single-block-sse-kernels.md,
+     * change 11). */
     uint8_t cv_bytes[BLAKE3_OUT_LEN];
     k->hash_many(&chunk, 1, nblocks - 1, key, counter, 0, flags, CHUNK_START, 0, cv_bytes);
     for (int w = 0; w < 8; w++) cv[w] = blake3_load32(cv_bytes + 4 * w);

@@ -16,7 +16,7 @@ final class JavaKernel implements Kernel {
   static final JavaKernel ONE_CHUNK = new JavaKernel(false, false);
 
   // Two flags, not an enum of the three paths: every class the first hash loads from the jar is
-  // a fraction of a millisecond of a fresh JVM (bench/results/startup.md, "Third pass").
+  // a fraction of a millisecond of a fresh JVM (bench/notes/startup.md, "Third pass").
   /** Whether {@link LaneRule} picks the path; if not, {@link #lanes} says which. */
   private final boolean byRule;
   private final boolean lanes;

@@ -7,7 +7,7 @@ package io.github.blake3fast;
  * last chunk back (it might be the root), so an input of 12 whole chunks would reach the lanes
  * as 11, too few to pay, and run one chunk at a time. Wide levels of parents above the chunks
  * are hashed lane-wise too; the narrow ones and the root one at a time (the thresholds come
- * from bench/results/java-engine.md).
+ * from bench/notes/java-engine.md).
  */
 final class JavaWholeInput {
   private JavaWholeInput() {}

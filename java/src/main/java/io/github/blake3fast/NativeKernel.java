@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * The kernel backed by the native library, for one ISA. Every one-shot hash is native: JMH
  * (bench HashBench) measured it faster than the Java engine at 64, 65 and 1000 bytes (figures
- * in bench/results/decisions.md):
+ * in bench/notes/decisions.md):
  * <ul>
  *   <li>one block at most (64 bytes, 32-byte result): through {@link ShortHashSlots}, which
  *       pins nothing. When its thread's slot is busy, a call takes the general call below
@@ -61,7 +61,7 @@ final class NativeKernel implements Kernel {
   /**
    * 64 KiB, measured streaming 1 MiB in 64-byte updates (JMH StreamBench, AVX-512): faster than
    * 16 KiB, whose 16 chunks end in four narrow parent levels each, and than 32 KiB; 128 KiB
-   * gained nothing more in a timing loop (figures in bench/results/decisions.md).
+   * gained nothing more in a timing loop (figures in bench/notes/decisions.md).
    */
   @Override
   public int bufferSize() {

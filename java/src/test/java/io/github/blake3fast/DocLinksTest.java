@@ -29,12 +29,13 @@ import org.junit.jupiter.api.Test;
 class DocLinksTest {
 
   /**
-   * Pages other branches write (Bao, the Java engines, the platforms): the README links to them
+   * Pages other branches write (Bao, the Java engines, the platforms, many messages at once): the
+   * README links to them
    * before they arrive. Missing, they are reported and skipped; present, they are checked like
    * any other page. Empty this set once they are all merged.
    */
   static final Set<String> ARRIVING =
-      Set.of("docs/bao.md", "docs/java-engines.md", "docs/platforms.md");
+      Set.of("docs/bao.md", "docs/java-engines.md", "docs/platforms.md", "docs/many.md");
 
   private static final Pattern LINK = Pattern.compile("!?\\[[^\\]]*\\]\\(([^)\\s]+)\\)");
   private static final Pattern HEADING = Pattern.compile("^#{1,6}\\s+(.*?)\\s*#*\\s*$");
@@ -50,13 +51,22 @@ class DocLinksTest {
         pages.add(root.resolve(name));
       }
     }
-    try (DirectoryStream<Path> docs = Files.newDirectoryStream(root.resolve("docs"), "*.md")) {
-      for (Path p : docs) {
-        pages.add(p);
-      }
+    for (String dir : Arrays.asList("docs", "bench/notes", "bench/results")) {
+      pages.addAll(markdownIn(root.resolve(dir)));
     }
     pages.sort(null);
     return pages;
+  }
+
+  static List<Path> markdownIn(Path dir) throws IOException {
+    List<Path> out = new ArrayList<>();
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.md")) {
+      for (Path p : files) {
+        out.add(p);
+      }
+    }
+    out.sort(null);
+    return out;
   }
 
   /** Lines outside fenced code blocks, so that a shell comment is not a heading. */
@@ -203,6 +213,26 @@ class DocLinksTest {
     for (String a : ARRIVING) {
       assertTrue(linked.contains(a), "the README links to " + a);
     }
+  }
+
+  @Test
+  void everyBenchNoteAndReportIsListedInBenchReadme() throws IOException {
+    Path bench = RepoFiles.root().resolve("bench");
+    Set<String> linked = new TreeSet<>();
+    for (String link : links(RepoFiles.read(bench.resolve("README.md")))) {
+      linked.add(link.replaceAll("#.*", ""));
+    }
+    List<String> unlisted = new ArrayList<>();
+    List<Path> notes = markdownIn(bench.resolve("notes"));
+    assertTrue(notes.size() >= 10, "bench/notes: " + notes);
+    notes.addAll(markdownIn(bench.resolve("results")));
+    for (Path p : notes) {
+      String rel = bench.relativize(p).toString();
+      if (!linked.contains(rel)) {
+        unlisted.add(rel);
+      }
+    }
+    assertEquals(List.of(), unlisted, "bench/ Markdown files bench/README.md does not link to");
   }
 
   @Test
