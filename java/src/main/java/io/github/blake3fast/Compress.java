@@ -661,6 +661,15 @@ final class Compress {
   }
 
   /**
+   * The chaining value of a non-root parent node, the one place the Java side compresses one:
+   * its block is the two child CVs, the 16 words at {@code in[inOff]}, and its CV the key
+   * words. Writes 8 words to {@code out[outOff]}, which may be the block itself.
+   */
+  static void parentCv(int[] key, int flags, int[] in, int inOff, int[] out, int outOff) {
+    compressWords(key, 0, in, inOff, 0, Spec.BLOCK_LEN, flags | Spec.PARENT, out, outOff, false);
+  }
+
+  /**
    * The 32-byte root hash of an input of at most one chunk ({@code len <= 1024}), written to
    * {@code out[outOff]}. {@code key} is 8 words; {@code flags} the mode flag.
    */

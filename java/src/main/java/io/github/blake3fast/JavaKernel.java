@@ -83,7 +83,7 @@ final class JavaKernel implements Kernel {
     for (; (done & 1) == 0; done >>>= 1) {
       depth--;
       int at = base + 8 * (depth - 1);
-      Compress.compressWords(key, 0, cvs, at, 0, Spec.BLOCK_LEN, flags | Spec.PARENT, cvs, at, false);
+      Compress.parentCv(key, flags, cvs, at, cvs, at);
     }
     return depth;
   }

@@ -45,7 +45,7 @@ final class JavaWholeInput {
       int half = n / 2;
       for (int p = 0; p < half; p++) {
         // Parent p reads words [16p, 16p + 16) and writes [8p, 8p + 8): never a pair not yet read.
-        Compress.compressWords(key, 0, words, 16 * p, 0, Spec.BLOCK_LEN, flags | Spec.PARENT, words, 8 * p, false);
+        Compress.parentCv(key, flags, words, 16 * p, words, 8 * p);
       }
       if ((n & 1) != 0) {
         System.arraycopy(words, 8 * (n - 1), words, 8 * half, 8);
