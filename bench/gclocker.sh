@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GC-locker matrix (issue 14, item 6): runs GcLockerWorkload (java/src/test) in child JVMs
+# The GC-locker matrix (issue 14, item 6): runs GcLockerMain (java/src/test) in child JVMs
 # for every JDK x collector x heap x variant, RUNS times each, and prints one line per cell:
 # runs, runs with an OutOfMemoryError, runs with "Retried waiting for GCLocker too often",
 # other failures, and the longest single allocation. Every run's output is kept under $LOGS.
@@ -60,7 +60,7 @@ for jvm in $JVMS; do
         status=0
         # shellcheck disable=SC2086 # EXTRA: options, one word each
         timeout $((SECONDS_PER_RUN + 120)) "$java" "${native[@]}" "$gc" "-Xmx$heap" $EXTRA -cp "$CP" \
-          io.github.blake3fast.GcLockerWorkload "$SECONDS_PER_RUN" "${variant%%:*}" "${variant##*:}" \
+          io.github.blake3fast.GcLockerMain "$SECONDS_PER_RUN" "${variant%%:*}" "${variant##*:}" \
           >"$log" 2>&1 || status=$?
         if grep -q OutOfMemoryError "$log"; then oom=$((oom + 1));
         elif [ "$status" != 0 ]; then other=$((other + 1)); fi

@@ -36,8 +36,8 @@ echo "== $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-), l
 for pass in 1 2; do
   for jar in "${jars[@]}"; do
     echo "== in-process, pass $pass: $jar"
-    java -cp "$jar" "$root/bench/files/FileTiming.java" big "$work/big" "$rounds"
-    java -cp "$jar" "$root/bench/files/FileTiming.java" many "$work/many" "$rounds"
+    java -cp "$jar" "$root/bench/timing/FileTiming.java" big "$work/big" "$rounds"
+    java -cp "$jar" "$root/bench/timing/FileTiming.java" many "$work/many" "$rounds"
   done
 done
 

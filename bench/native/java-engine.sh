@@ -30,7 +30,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/blake3-jengine.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 jhome=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
 OFFICIAL_JNI=1 JAVA_HOME=$jhome "$here/official.sh" "$work/official.so"
-javac -d "$work/classes" -cp "$classes" "$here/JavaEngineTiming.java"
+javac -d "$work/classes" -cp "$classes" "$root/bench/timing/JavaEngineTiming.java"
 
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 IFS=';' read -r -a sets <<<"$FLAGS"

@@ -36,7 +36,7 @@
 
 /* How far past the block it compresses a lane-parallel kernel asks for each of its inputs: they
  * are streams a KiB apart, which the hardware prefetchers do not run far enough ahead of once
- * the input comes from memory rather than cache (bench/results/issue16-prefetch.md). Four
+ * the input comes from memory rather than cache (bench/notes/prefetch.md). Four
  * blocks. A prefetch is a hint, not a read: past the end of an input it cannot fault. */
 #define BLAKE3_PREFETCH_AHEAD 256
 /* A subtree of fewer chunks than this is hashed without the hints: smaller than the L2 cache of
@@ -379,6 +379,33 @@ size_t blake3_hash_subtrees(const blake3_kernel *k, const uint8_t *input, size_t
 void blake3_hash_oneshot(const blake3_kernel *k, const uint8_t *input, size_t len,
                          const uint32_t key[8], uint8_t flags, uint64_t seek, uint8_t *out,
                          size_t out_len);
+
+/* Input that is not one array in memory (a Java array read without pinning it): copies input
+ * bytes [from, from + len) to dst; returns 0 when it could not (the caller knows why). */
+typedef int (*blake3_fill)(void *ctx, uint64_t from, size_t len, uint8_t *dst);
+
+/* What the *_filled functions return besides a count: the fill failed, or more subtrees than
+ * the caller's max (cannot happen below 2^31 bytes). */
+#define BLAKE3_FILL_FAILED (-1)
+#define BLAKE3_TOO_MANY_SUBTREES (-2)
+
+/* blake3_hash_subtrees of `chunks` whole chunks read through buf (cap bytes, a power of two of
+ * whole chunks, at least one): the maximal aligned subtrees are walked left to right;
+ * consecutive ones are filled in and hashed together while they fit in buf, and one larger than
+ * buf is hashed buf by buf and its pieces merged with a stack of CVs. Writes at most max CVs
+ * (8 words each) to cvs_out; returns how many, or one of the two codes above. */
+long blake3_hash_subtrees_filled(const blake3_kernel *k, blake3_fill fill, void *ctx,
+                                 uint64_t chunks, uint8_t *buf, size_t cap,
+                                 const uint32_t key[8], uint64_t counter, uint8_t flags,
+                                 uint32_t *cvs_out, size_t max);
+
+/* blake3_hash_oneshot of len bytes read through buf (as above): an input that fits is filled
+ * in whole; a longer one is hashed as the maximal subtrees of every chunk but the last, then
+ * the last chunk, then the right spine folded into the root node. Returns 0, or one of the two
+ * codes above. */
+int blake3_hash_oneshot_filled(const blake3_kernel *k, blake3_fill fill, void *ctx, size_t len,
+                               uint8_t *buf, size_t cap, const uint32_t key[8], uint8_t flags,
+                               uint64_t seek, uint8_t *out, size_t out_len);
 
 /* Root output bytes [position, position + out_len) of the output node (cv, block words,
  * block_len, flags without ROOT). */

@@ -279,12 +279,12 @@ typedef uint64_t b3j_u64x2 __attribute__((vector_size(16)));
  * (zero past len), under the key k0..k3 (two key words each, the lower one in the low half);
  * the 32-byte result goes to native memory at `out` (ShortHashSlots in Java). Numbers only:
  * nothing is pinned or copied through the JVM, each of which would be one more call back into
- * it, a large share of the whole hash's cost (bench/results/decisions.md).
+ * it, a large share of the whole hash's cost (bench/notes/decisions.md).
  *
  * Block, key and result are moved in 16-byte units on purpose: the kernel reads with wide
  * loads, and a load that spans several narrower stores still in the store buffer cannot be
  * forwarded from them and waits for them to drain (measured slower per call with 8-byte or
- * byte stores: bench/results/decisions.md). */
+ * byte stores: bench/notes/decisions.md). */
 static void JNICALL b3j_hash_block(JNIEnv *env, jclass cls, jint isa, jlong m0, jlong m1,
                                    jlong m2, jlong m3, jlong m4, jlong m5, jlong m6, jlong m7,
                                    jint len, jlong k0, jlong k1, jlong k2, jlong k3, jint flags,
@@ -312,7 +312,7 @@ static void JNICALL b3j_hash_block(JNIEnv *env, jclass cls, jint isa, jlong m0, 
 
 /* A copy buffer for `want` bytes: the stack buffer when they fit or malloc fails (then *cap may
  * be less than asked), else a malloc'd one of the smallest power of two from want up to
- * B3J_COPY_LEN. *cap is always a power of two of whole chunks, as b3j_copy_subtrees needs. */
+ * B3J_COPY_LEN. *cap is always a power of two of whole chunks, as blake3_hash_*_filled need. */
 static uint8_t *b3j_buffer(size_t want, uint8_t stack_buf[B3J_STACK_COPY], size_t *cap) {
   if (want > B3J_STACK_COPY) {
     size_t n = B3J_COPY_LEN;
@@ -331,92 +331,23 @@ static void b3j_unbuffer(uint8_t *p, const uint8_t stack_buf[B3J_STACK_COPY]) {
   if (p != stack_buf) free(p);
 }
 
-/* The parent of two child CVs (words), into `left`. */
-static void b3j_parent(const blake3_kernel *k, const uint32_t key[8], uint8_t flags,
-                       uint32_t left[8], const uint32_t right[8]) {
-  uint8_t block[BLAKE3_BLOCK_LEN];
-  for (int i = 0; i < 8; i++) {
-    blake3_store32(block + 4 * i, left[i]);
-    blake3_store32(block + 32 + 4 * i, right[i]);
-  }
-  memcpy(left, key, 32);
-  k->compress_in_place(left, block, BLAKE3_BLOCK_LEN, 0, (uint8_t)(flags | PARENT));
+/* The source of blake3_hash_*_filled: a Java array read with GetByteArrayRegion from off. */
+typedef struct {
+  JNIEnv *env;
+  jbyteArray in;
+  jint off;
+} b3j_region;
+
+static int b3j_fill(void *ctx, uint64_t from, size_t len, uint8_t *dst) {
+  const b3j_region *r = (const b3j_region *)ctx;
+  (*r->env)->GetByteArrayRegion(r->env, r->in, r->off + (jint)from, (jsize)len, (jbyte *)dst);
+  return !(*r->env)->ExceptionCheck(r->env);
 }
 
-/* The size in chunks of the maximal aligned subtree at chunk c with `left` chunks to go. */
-static uint64_t b3j_subtree_size(uint64_t c, uint64_t left) {
-  uint64_t size = (uint64_t)1 << (63 - __builtin_clzll(left));
-  if (c != 0 && (c & (~c + 1)) < size) size = c & (~c + 1);
-  return size;
-}
-
-/* Copies `chunks` whole chunks of `in` from off into buf and appends the CVs of their maximal
- * aligned subtrees (from chunk c) at words[8 * *count]. 0 with an exception pending on failure. */
-static int b3j_copy_span(JNIEnv *env, const blake3_kernel *k, jbyteArray in, jint off,
-                         uint64_t chunks, uint8_t *buf, const uint32_t kw[8], uint64_t c,
-                         uint8_t flags, uint32_t *words, size_t *count) {
-  uint32_t piece[8 * B3J_MAX_SUBTREES];
-  size_t len = (size_t)chunks * BLAKE3_CHUNK_LEN;
-  (*env)->GetByteArrayRegion(env, in, off, (jsize)len, (jbyte *)buf);
-  if ((*env)->ExceptionCheck(env)) return 0;
-  size_t n = blake3_hash_subtrees(k, buf, len, kw, c, flags, piece);
-  if (*count + n > B3J_MAX_SUBTREES) { /* cannot happen below 2^31 bytes; never write past words */
-    b3j_throw_iae(env, "blake3fast: too many subtrees");
-    return 0;
-  }
-  memcpy(words + 8 * *count, piece, 32 * n);
-  *count += n;
-  return 1;
-}
-
-/* What blake3_hash_subtrees computes for chunks [c, c + chunks) of `in` from off, read through
- * buf (cap bytes, whole chunks): the maximal aligned subtrees are walked left to right;
- * consecutive ones are copied and hashed together while they fit in buf, and one larger than
- * buf is hashed buf by buf (aligned pieces of a power of two) and its pieces merged with a
- * stack of CVs, one merge per trailing zero bit of the number of pieces done. Appends the CVs
- * at words[8 * *count]; 0 with an exception pending on failure. */
-static int b3j_copy_subtrees(JNIEnv *env, const blake3_kernel *k, jbyteArray in, jint off,
-                             uint64_t chunks, uint8_t *buf, size_t cap, const uint32_t kw[8],
-                             uint64_t c, uint8_t flags, uint32_t *words, size_t *count) {
-  const uint64_t cap_chunks = cap / BLAKE3_CHUNK_LEN;
-  while (chunks > 0) {
-    uint64_t size = b3j_subtree_size(c, chunks);
-    if (size <= cap_chunks) {
-      /* this and the following maximal subtrees, as many as fit */
-      uint64_t span = size;
-      while (span < chunks) {
-        uint64_t next = b3j_subtree_size(c + span, chunks - span);
-        if (span + next > cap_chunks) break;
-        span += next;
-      }
-      if (!b3j_copy_span(env, k, in, off, span, buf, kw, c, flags, words, count)) return 0;
-      size = span;
-    } else {
-      uint32_t stack[8 * 64];
-      size_t depth = 0;
-      for (uint64_t done = 0; done < size; done += cap_chunks) {
-        size_t one = 0;
-        if (!b3j_copy_span(env, k, in, off + (jint)(done * BLAKE3_CHUNK_LEN), cap_chunks, buf, kw,
-                           c + done, flags, stack + 8 * depth, &one))
-          return 0;
-        depth++; /* one == 1: an aligned power of two of chunks is one subtree */
-        for (uint64_t pieces = done / cap_chunks + 1; (pieces & 1) == 0; pieces >>= 1) {
-          depth--;
-          b3j_parent(k, kw, flags, stack + 8 * (depth - 1), stack + 8 * depth);
-        }
-      }
-      if (*count >= B3J_MAX_SUBTREES) {
-        b3j_throw_iae(env, "blake3fast: too many subtrees");
-        return 0;
-      }
-      memcpy(words + 8 * *count, stack, 32);
-      (*count)++;
-    }
-    off += (jint)(size * BLAKE3_CHUNK_LEN);
-    c += size;
-    chunks -= size;
-  }
-  return 1;
+/* A BLAKE3_* code of blake3_hash_*_filled as the exception it stands for (a failed fill has
+ * one pending already). */
+static void b3j_filled_failed(JNIEnv *env, long rc) {
+  if (rc == BLAKE3_TOO_MANY_SUBTREES) b3j_throw_iae(env, "blake3fast: too many subtrees");
 }
 
 /* hashSubtrees without a critical section: same CVs. */
@@ -427,76 +358,45 @@ static jint JNICALL b3j_hash_subtrees_copy(JNIEnv *env, jclass cls, jint isa, jb
   uint32_t kw[8], words[8 * B3J_MAX_SUBTREES];
   uint8_t stack_buf[B3J_STACK_COPY];
   if (!b3j_key(env, key, kw)) return 0;
-  size_t cap, count = 0;
+  size_t cap;
   uint8_t *buf = b3j_buffer((size_t)len, stack_buf, &cap);
-  int ok = b3j_copy_subtrees(env, b3j_kernel(isa), in, off, (uint64_t)len / BLAKE3_CHUNK_LEN, buf,
-                             cap, kw, (uint64_t)counter, (uint8_t)flags, words, &count);
+  b3j_region region = {env, in, off};
+  long n = blake3_hash_subtrees_filled(b3j_kernel(isa), b3j_fill, &region,
+                                       (uint64_t)len / BLAKE3_CHUNK_LEN, buf, cap, kw,
+                                       (uint64_t)counter, (uint8_t)flags, words, B3J_MAX_SUBTREES);
   b3j_unbuffer(buf, stack_buf);
-  return ok ? b3j_store_cvs(env, cvs, cvs_off, words, count) : 0;
+  if (n < 0) {
+    b3j_filled_failed(env, n);
+    return 0;
+  }
+  return b3j_store_cvs(env, cvs, cvs_off, words, (size_t)n);
 }
 
 /* hashOneShot without a critical section, for out_len <= B3J_COPY_OUT (else an
- * IllegalArgumentException). An input that fits in the buffer is copied whole; a longer one is
- * hashed as the tree driver would: the maximal subtrees of every chunk but the last, then the
- * last chunk, then the right spine folded into the root node. */
+ * IllegalArgumentException): the input read through a buffer (blake3_hash_oneshot_filled). */
 static void JNICALL b3j_hash_oneshot_copy(JNIEnv *env, jclass cls, jint isa, jbyteArray in,
                                           jint off, jint len, jintArray key, jint flags,
                                           jlong seek, jbyteArray out, jint out_off,
                                           jint out_len) {
   (void)cls;
-  uint32_t kw[8], words[8 * B3J_MAX_SUBTREES];
+  uint32_t kw[8];
   uint8_t stack_buf[B3J_STACK_COPY], o[B3J_COPY_OUT];
   if (out_len > B3J_COPY_OUT) {
     b3j_throw_iae(env, "blake3fast: hashOneShotCopy writes at most 64 bytes");
     return;
   }
   if (out_len <= 0 || !b3j_key(env, key, kw)) return;
-  const blake3_kernel *k = b3j_kernel(isa);
   size_t cap;
   uint8_t *buf = b3j_buffer((size_t)len, stack_buf, &cap);
-  if ((size_t)len <= cap) {
-    if (len > 0) (*env)->GetByteArrayRegion(env, in, off, len, (jbyte *)buf);
-    if (!(*env)->ExceptionCheck(env))
-      blake3_hash_oneshot(k, buf, (size_t)len, kw, (uint8_t)flags, (uint64_t)seek, o,
-                          (size_t)out_len);
-  } else {
-    const uint64_t whole = ((uint64_t)len - 1) / BLAKE3_CHUNK_LEN; /* >= 1: len > cap >= 1024 */
-    const jint last_len = len - (jint)(whole * BLAKE3_CHUNK_LEN);
-    size_t depth = 0;
-    if (b3j_copy_subtrees(env, k, in, off, whole, buf, cap, kw, 0, (uint8_t)flags, words,
-                          &depth)) {
-      (*env)->GetByteArrayRegion(env, in, off + (jint)(whole * BLAKE3_CHUNK_LEN), last_len,
-                                 (jbyte *)buf);
-    }
-    if (!(*env)->ExceptionCheck(env)) {
-      /* the last chunk's CV: its blocks, the first with CHUNK_START, the last with CHUNK_END */
-      uint32_t cv[8], node[16];
-      uint8_t block[BLAKE3_BLOCK_LEN];
-      memcpy(cv, kw, 32);
-      const size_t blocks = ((size_t)last_len + BLAKE3_BLOCK_LEN - 1) / BLAKE3_BLOCK_LEN;
-      for (size_t b = 0; b < blocks; b++) {
-        size_t n = b + 1 < blocks ? BLAKE3_BLOCK_LEN : (size_t)last_len - b * BLAKE3_BLOCK_LEN;
-        memset(block, 0, sizeof block);
-        memcpy(block, buf + b * BLAKE3_BLOCK_LEN, n);
-        uint8_t f = (uint8_t)(flags | (b == 0 ? CHUNK_START : 0) | (b + 1 == blocks ? CHUNK_END : 0));
-        k->compress_in_place(cv, block, (uint8_t)n, whole, f);
-      }
-      /* fold the spine: each stack entry is the left sibling of everything to its right */
-      for (size_t i = depth - 1; i > 0; i--) {
-        uint32_t left[8];
-        memcpy(left, words + 8 * i, 32);
-        b3j_parent(k, kw, (uint8_t)flags, left, cv);
-        memcpy(cv, left, 32);
-      }
-      memcpy(node, words, 32);
-      memcpy(node + 8, cv, 32);
-      blake3_root_output(k, kw, node, BLAKE3_BLOCK_LEN, (uint8_t)(flags | PARENT),
-                         (uint64_t)seek, o, (size_t)out_len);
-    }
-  }
+  b3j_region region = {env, in, off};
+  int rc = blake3_hash_oneshot_filled(b3j_kernel(isa), b3j_fill, &region, (size_t)len, buf, cap,
+                                      kw, (uint8_t)flags, (uint64_t)seek, o, (size_t)out_len);
   b3j_unbuffer(buf, stack_buf);
-  if (!(*env)->ExceptionCheck(env))
-    (*env)->SetByteArrayRegion(env, out, out_off, out_len, (const jbyte *)o);
+  if (rc != 0) {
+    b3j_filled_failed(env, rc);
+    return;
+  }
+  (*env)->SetByteArrayRegion(env, out, out_off, out_len, (const jbyte *)o);
 }
 
 /* rootOutput without a critical section: computed a buffer at a time, each copied out. */

@@ -246,9 +246,9 @@ INLINE void store_cvs(__m128i h[8], uint8_t *out) {
  * chains one after the other are twice that. hash_two_rows keeps the two states in eight xmm
  * registers, the CVs from block to block, and runs a block's rounds as one asm statement
  * (blake3_rows_asm.h; its message vectors in memory, permuted during the rounds). As
- * intrinsics, gcc spilled state rows: 1.25x the official two-input code's time against
- * about 1.0 (measured), and with all seven rounds' messages computed before the rounds,
- * about 15% more. Legacy SSE encoding, two-operand; the rotations as in hash4_blocks. */
+ * intrinsics, gcc spilled state rows; each step from intrinsics to this, with its figures:
+ * bench/notes/x86-on-zen4.md, "Second pass". Legacy SSE encoding, two-operand; the rotations
+ * as in hash4_blocks. */
 #define RA_VEC "16"
 #define RA_V ""
 #define RA_OP(op, src, dst) #op " " src ", %[" #dst "]\n\t"

@@ -18,7 +18,7 @@
  *
  * and B3S16_FN(fn), the function name with its suffix. Both steps inline into the loop below
  * in the kernel's own translation unit: a call per sixteen chunks through blake3_tree.c costs
- * measurably (bench/results/kernels-refactor.md).
+ * measurably (bench/notes/kernels-refactor.md).
  */
 #ifndef B3S16_FN
 #error "include blake3_subtree16.h from a kernel file that defines B3S16_FN and the b3s16_ steps"

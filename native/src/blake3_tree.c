@@ -34,6 +34,17 @@ static uint64_t b3t_floor_pow2(uint64_t x) { /* x > 0 */
   return (uint64_t)1 << (63 - __builtin_clzll(x));
 }
 
+/* The size in chunks of the maximal aligned subtree at chunk c with `chunks` (> 0) to go: the
+ * largest power of two that fits and divides c. */
+static inline uint64_t b3t_max_subtree(uint64_t c, uint64_t chunks) {
+  uint64_t size = b3t_floor_pow2(chunks);
+  if (c != 0) {
+    const uint64_t align = c & (~c + 1); /* lowest set bit */
+    if (align < size) size = align;
+  }
+  return size;
+}
+
 /* Compresses all but the last block of a chunk of len bytes (0..1024) and leaves the node of
  * the last block: cv, the zero-padded block, its length and its flags (CHUNK_END included). */
 static void b3t_chunk_open(const blake3_kernel *k, const uint8_t *chunk, size_t len,
@@ -47,7 +58,8 @@ static void b3t_chunk_open(const blake3_kernel *k, const uint8_t *chunk, size_t 
      * path keeps the CV in registers from block to block (x86: hash_one_rows) instead of
      * passing it through memory at each call. The call costs a fixed amount, the saving is per
      * block: below a few blocks, and for the portable kernel, whose hash_many is the same loop
-     * of compressions, the plain loop is faster (measured). */
+     * of compressions, the plain loop is faster (bench/notes/single-block-sse-kernels.md,
+     * change 11). */
     uint8_t cv_bytes[BLAKE3_OUT_LEN];
     k->hash_many(&chunk, 1, nblocks - 1, key, counter, 0, flags, CHUNK_START, 0, cv_bytes);
     for (int w = 0; w < 8; w++) cv[w] = blake3_load32(cv_bytes + 4 * w);
@@ -206,11 +218,7 @@ size_t blake3_hash_subtrees(const blake3_kernel *k, const uint8_t *input, size_t
   uint64_t chunks = len / BLAKE3_CHUNK_LEN;
   size_t count = 0;
   while (chunks > 0) {
-    uint64_t size = b3t_floor_pow2(chunks);
-    if (counter != 0) {
-      const uint64_t align = counter & (~counter + 1); /* lowest set bit */
-      if (align < size) size = align;
-    }
+    const uint64_t size = b3t_max_subtree(counter, chunks);
     uint8_t cv[32];
     b3t_subtree(k, input, size, key, counter, flags, cv);
     for (int w = 0; w < 8; w++) cvs_out[8 * count + w] = blake3_load32(cv + 4 * w);
@@ -285,4 +293,112 @@ void blake3_root_output(const blake3_kernel *k, const uint32_t cv[8], const uint
   uint8_t bytes[BLAKE3_BLOCK_LEN];
   for (int i = 0; i < 16; i++) blake3_store32(bytes + 4 * i, block[i]);
   b3t_output(k, cv, bytes, block_len, flags, position, out, out_len);
+}
+
+/* ---- input read through a buffer (blake3_fill) ------------------------------------------ */
+
+/* The parent of two child CVs (words), into `left`. */
+static void b3t_parent_words(const blake3_kernel *k, const uint32_t key[8], uint8_t flags,
+                             uint32_t left[8], const uint32_t right[8]) {
+  uint8_t block[BLAKE3_BLOCK_LEN];
+  for (int i = 0; i < 8; i++) {
+    blake3_store32(block + 4 * i, left[i]);
+    blake3_store32(block + 32 + 4 * i, right[i]);
+  }
+  b3t_parent_cv(k, block, key, flags, block);
+  for (int i = 0; i < 8; i++) left[i] = blake3_load32(block + 4 * i);
+}
+
+/* Fills `chunks` whole chunks from byte `from` into buf and appends the CVs of their maximal
+ * aligned subtrees (from chunk c) at cvs_out[8 * *count]. 0 or a BLAKE3_* code. */
+static int b3t_fill_span(const blake3_kernel *k, blake3_fill fill, void *ctx, uint64_t from,
+                         uint64_t chunks, uint8_t *buf, const uint32_t key[8], uint64_t c,
+                         uint8_t flags, uint32_t *cvs_out, size_t *count, size_t max) {
+  uint32_t piece[8 * 128]; /* what blake3_hash_subtrees may write */
+  const size_t len = (size_t)chunks * BLAKE3_CHUNK_LEN;
+  if (!fill(ctx, from, len, buf)) return BLAKE3_FILL_FAILED;
+  const size_t n = blake3_hash_subtrees(k, buf, len, key, c, flags, piece);
+  if (*count + n > max) return BLAKE3_TOO_MANY_SUBTREES;
+  memcpy(cvs_out + 8 * *count, piece, 32 * n);
+  *count += n;
+  return 0;
+}
+
+long blake3_hash_subtrees_filled(const blake3_kernel *k, blake3_fill fill, void *ctx,
+                                 uint64_t chunks, uint8_t *buf, size_t cap,
+                                 const uint32_t key[8], uint64_t counter, uint8_t flags,
+                                 uint32_t *cvs_out, size_t max) {
+  const uint64_t cap_chunks = cap / BLAKE3_CHUNK_LEN;
+  uint64_t from = 0, c = counter;
+  size_t count = 0;
+  int rc;
+  while (chunks > 0) {
+    uint64_t size = b3t_max_subtree(c, chunks);
+    if (size <= cap_chunks) {
+      /* this and the following maximal subtrees, as many as fit */
+      uint64_t span = size;
+      while (span < chunks) {
+        const uint64_t next = b3t_max_subtree(c + span, chunks - span);
+        if (span + next > cap_chunks) break;
+        span += next;
+      }
+      rc = b3t_fill_span(k, fill, ctx, from, span, buf, key, c, flags, cvs_out, &count, max);
+      if (rc != 0) return rc;
+      size = span;
+    } else {
+      uint32_t stack[8 * B3T_MAX_LEVELS];
+      size_t depth = 0;
+      for (uint64_t done = 0; done < size; done += cap_chunks) {
+        size_t one = 0; /* an aligned power of two of chunks is one subtree */
+        rc = b3t_fill_span(k, fill, ctx, from + done * BLAKE3_CHUNK_LEN, cap_chunks, buf, key,
+                           c + done, flags, stack + 8 * depth, &one, 1);
+        if (rc != 0) return rc;
+        depth++;
+        for (uint64_t pieces = done / cap_chunks + 1; (pieces & 1) == 0; pieces >>= 1) {
+          depth--;
+          b3t_parent_words(k, key, flags, stack + 8 * (depth - 1), stack + 8 * depth);
+        }
+      }
+      if (count >= max) return BLAKE3_TOO_MANY_SUBTREES;
+      memcpy(cvs_out + 8 * count, stack, 32);
+      count++;
+    }
+    from += size * BLAKE3_CHUNK_LEN;
+    c += size;
+    chunks -= size;
+  }
+  return (long)count;
+}
+
+int blake3_hash_oneshot_filled(const blake3_kernel *k, blake3_fill fill, void *ctx, size_t len,
+                               uint8_t *buf, size_t cap, const uint32_t key[8], uint8_t flags,
+                               uint64_t seek, uint8_t *out, size_t out_len) {
+  if (len <= cap) {
+    if (len > 0 && !fill(ctx, 0, len, buf)) return BLAKE3_FILL_FAILED;
+    blake3_hash_oneshot(k, buf, len, key, flags, seek, out, out_len);
+    return 0;
+  }
+  const uint64_t whole = ((uint64_t)len - 1) / BLAKE3_CHUNK_LEN; /* >= 1: len > cap >= 1024 */
+  const size_t last_len = len - (size_t)whole * BLAKE3_CHUNK_LEN;
+  uint32_t lefts[8 * B3T_MAX_LEVELS]; /* the maximal subtrees of [0, whole): popcount(whole) */
+  const long depth = blake3_hash_subtrees_filled(k, fill, ctx, whole, buf, cap, key, 0, flags,
+                                                 lefts, B3T_MAX_LEVELS);
+  if (depth < 0) return (int)depth;
+  if (!fill(ctx, whole * BLAKE3_CHUNK_LEN, last_len, buf)) return BLAKE3_FILL_FAILED;
+  uint8_t cv_bytes[32];
+  uint32_t cv[8], node[16];
+  b3t_chunk_cv(k, buf, last_len, key, whole, flags, cv_bytes);
+  for (int w = 0; w < 8; w++) cv[w] = blake3_load32(cv_bytes + 4 * w);
+  /* fold the spine: each stack entry is the left sibling of everything to its right */
+  for (long i = depth - 1; i > 0; i--) {
+    uint32_t left[8];
+    memcpy(left, lefts + 8 * i, 32);
+    b3t_parent_words(k, key, flags, left, cv);
+    memcpy(cv, left, 32);
+  }
+  memcpy(node, lefts, 32);
+  memcpy(node + 8, cv, 32);
+  blake3_root_output(k, key, node, BLAKE3_BLOCK_LEN, (uint8_t)(flags | PARENT), seek, out,
+                     out_len);
+  return 0;
 }

@@ -374,7 +374,7 @@ public final class Blake3 {
    * The key words of {@code context} (its hash in DERIVE_KEY_CONTEXT mode), hashed by
    * {@code kernel}. An all-zero result is taken for a fault, never used: as a hash it has
    * probability 2^-256, and it is what JDK 17's C2 once made of code that read the key's words
-   * (the readers were changed; bench/results/decisions.md, "A derive-key key of zeros"). The
+   * (the readers were changed; bench/notes/decisions.md, "A derive-key key of zeros"). The
    * Java engine then hashes the context again; if it gives zeros too, the call fails rather
    * than derive from them.
    */

@@ -19,7 +19,7 @@ import java.util.zip.ZipFile;
  * The library the jar carries for this JVM's platform, known by its size and CRC-32 and checked
  * before anything runs it. When the jar is a file on disk, the size and CRC-32 come from the
  * jar's directory and the library itself is inflated only if it has to be written out: a start
- * that finds its extracted copy already there reads that copy alone, once (bench/results/startup.md).
+ * that finds its extracted copy already there reads that copy alone, once (bench/notes/startup.md).
  */
 final class BundledLibrary {
   /** What a refusal names: the jar resource, or the file the user chose. */
@@ -117,7 +117,7 @@ final class BundledLibrary {
    * class did not come from a jar file on disk, the jar lacks the entry, or its directory does
    * not give both (the URL route below then decides). A ZipFile of the same file shares the
    * class loader's open one and loads no class, where the first jar: URL loads the URL protocol
-   * handlers: milliseconds of a start (bench/results/startup.md).
+   * handlers: milliseconds of a start (bench/notes/startup.md).
    */
   private static BundledLibrary fromOwnJarFile(String resource) throws IOException, Refusal {
     File jar;

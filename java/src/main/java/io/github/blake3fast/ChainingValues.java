@@ -14,7 +14,7 @@ final class ChainingValues {
   static byte[] fold(int[] cvs, Mode mode) {
     for (int i = cvs.length / 8 - 1; i > 0; i--) {
       int at = 8 * (i - 1);
-      Compress.compressWords(mode.key, 0, cvs, at, 0, Spec.BLOCK_LEN, mode.flags | Spec.PARENT, cvs, at, false);
+      Compress.parentCv(mode.key, mode.flags, cvs, at, cvs, at);
     }
     return bytes(cvs, 8);
   }

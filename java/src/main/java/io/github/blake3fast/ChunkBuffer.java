@@ -21,15 +21,15 @@ final class ChunkBuffer {
   /**
    * Small appends whose length is a multiple of 8 up to this are copied as longs: for 64 bytes
    * that beats System.arraycopy's stub call, and streaming 1 MiB in 64-byte updates got faster
-   * (JMH StreamBench, both engines; figures in bench/results/decisions.md).
+   * (JMH StreamBench, both engines; figures in bench/notes/decisions.md).
    */
   private static final int SMALL_COPY = 64;
 
   /**
    * The view those copies go through, created at the first of them: on JDK 17 creating a
-   * byte-array view VarHandle spins classes, about 3 ms of a fresh JVM, which a hasher fed large
+   * byte-array view VarHandle spins classes, milliseconds of a fresh JVM, which a hasher fed large
    * updates (b3sum on a big file, hashFile) would otherwise pay for nothing
-   * (bench/results/startup.md).
+   * (bench/notes/startup.md).
    */
   private static final class Longs {
     static final VarHandle VIEW = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);

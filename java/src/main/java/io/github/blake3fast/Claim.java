@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The claim word of one of a fixed set of slots that threads take with a compare-and-set and
  * never wait for ({@link ShortHashSlots}, {@link CopyBuffers}). An AtomicInteger rather than an
  * element of an int[] through a VarHandle: creating that VarHandle costs a fresh JVM about as
- * much as the rest of the native engine's start together (bench/results/startup.md). Padded so
+ * much as the rest of the native engine's start together (bench/notes/startup.md). Padded so
  * that the claims of neighbouring slots, taken by different threads, do not share a cache line:
  * the JVM lays a subclass's fields out after its superclass's.
  */

@@ -25,7 +25,7 @@ final class Compress {
    * Shifts are slower per word once compiled; the VarHandle's creation costs a fresh JVM
    * milliseconds of start-up (JDK 17 spins classes for it). So a program that hashes a little
    * never creates it, and one that hashes much creates it once, after a few hundred KiB whose
-   * shifts cost far less together (bench/results/startup.md, "Third pass").
+   * shifts cost far less together (bench/notes/startup.md, "Third pass").
    */
   static final int VIEW_AFTER_WORDS = 1 << 16;
 
@@ -60,7 +60,7 @@ final class Compress {
   // words of a key, a chaining value or an output block always, with no view and no count of
   // words left before it. Through the view (and its count, a static field written in their
   // callers' loops) those came out as zeros in JDK 17's C2 code that read a fresh array a call
-  // had just filled (bench/results/decisions.md, "A derive-key key of zeros").
+  // had just filled (bench/notes/decisions.md, "A derive-key key of zeros").
 
   static int word(byte[] b, int off) {
     return (b[off] & 0xFF) | (b[off + 1] & 0xFF) << 8 | (b[off + 2] & 0xFF) << 16 | b[off + 3] << 24;
@@ -661,6 +661,15 @@ final class Compress {
   }
 
   /**
+   * The chaining value of a non-root parent node, the one place the Java side compresses one:
+   * its block is the two child CVs, the 16 words at {@code in[inOff]}, and its CV the key
+   * words. Writes 8 words to {@code out[outOff]}, which may be the block itself.
+   */
+  static void parentCv(int[] key, int flags, int[] in, int inOff, int[] out, int outOff) {
+    compressWords(key, 0, in, inOff, 0, Spec.BLOCK_LEN, flags | Spec.PARENT, out, outOff, false);
+  }
+
+  /**
    * The 32-byte root hash of an input of at most one chunk ({@code len <= 1024}), written to
    * {@code out[outOff]}. {@code key} is 8 words; {@code flags} the mode flag.
    */
@@ -992,7 +1001,7 @@ final class Compress {
   // rounds do not. And they stay as large as they were: C2 stops inlining (even
   // Integer.rotateRight) into a method once the bytecode inlined there reaches 8000 bytes
   // (DesiredMethodLimit), which the unrolled rounds nearly do. Either made a 64-byte hash
-  // slower (bench/results/startup.md, "Third pass"). The readers by shifts go through
+  // slower (bench/notes/startup.md, "Third pass"). The readers by shifts go through
   // compressWords: they run for the first words only, and may allocate.
 
   /** {@link #compressBlock} reading the block by shifts. */

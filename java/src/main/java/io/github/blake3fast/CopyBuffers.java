@@ -9,7 +9,7 @@ import java.nio.ByteBuffer;
  * the cheaper of the two measured against pinning (CPU time of a one-shot, PinCopyTiming): the
  * other is the library's own copy through JNI, {@code GetByteArrayRegion} in the {@code *Copy}
  * natives, which is what a thread gets when no buffer is free. Buffers of 16 KiB were slower,
- * 256 KiB no faster (figures in bench/results/gclocker.md).
+ * 256 KiB no faster (figures in bench/notes/gclocker.md).
  *
  * <p>A fixed number of buffers, each allocated at its first use and kept: at most
  * {@code SLOTS * LEN} bytes of direct memory whatever the number of threads. A thread claims the

@@ -20,7 +20,7 @@ import java.util.Locale;
  * <p>The collector is read from the options the JVM was started with (its command line and the
  * option environment variables), not from java.lang.management: loading the management classes
  * took far longer in a fresh JVM than this class's whole initialisation, which runs once, when
- * the native engine starts (bench/results/gclocker.md, "Start-up"). When the options do not
+ * the native engine starts (bench/notes/gclocker.md, "Start-up"). When the options do not
  * say (no collector named, or an options file the JVM reads itself), JDK 22 and later choose G1
  * on a server-class machine, which is assumed only when the machine has two processors or more
  * and no heap size was given (a default heap of 448 MiB or more means at least 1792 MiB of

@@ -130,7 +130,7 @@ final class CvStack {
       depth--;
       int at = 8 * (depth - 1);
       // Parent of the two top entries, which lie next to each other: the 16-word block.
-      Compress.compressWords(key, 0, stack, at, 0, Spec.BLOCK_LEN, flags | Spec.PARENT, stack, at, false);
+      Compress.parentCv(key, flags, stack, at, stack, at);
     }
   }
 
@@ -143,7 +143,7 @@ final class CvStack {
   void foldRoot(int[] r) {
     for (int i = depth - 1; i > 0; i--) {
       System.arraycopy(stack, 8 * i, r, 8, 8);
-      Compress.compressWords(key, 0, r, 8, 0, Spec.BLOCK_LEN, flags | Spec.PARENT, r, 16, false);
+      Compress.parentCv(key, flags, r, 8, r, 16);
     }
     System.arraycopy(stack, 0, r, 8, 8);
     System.arraycopy(key, 0, r, 0, 8);
@@ -174,7 +174,7 @@ final class CvStack {
     while (d > keep) {
       d--;
       int at = 8 * (d - 1);
-      Compress.compressWords(key, 0, s, at, 0, Spec.BLOCK_LEN, flags | Spec.PARENT, s, at, false);
+      Compress.parentCv(key, flags, s, at, s, at);
     }
     return d == depth + 1 ? s : Arrays.copyOf(s, 8 * d);
   }

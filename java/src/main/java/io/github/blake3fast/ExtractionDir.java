@@ -144,7 +144,7 @@ final class ExtractionDir {
    * {@link #readAtMost} does not: here that is no gap, since the directory is one only root and
    * this user can change (prepareDir) and ownFile saw a regular file in it, and System.load
    * opens it by name again anyway. The channel readAtMost needs would load some thirty NIO
-   * classes at every start (bench/results/startup.md).
+   * classes at every start (bench/notes/startup.md).
    */
   private static boolean sameContent(Path file, BundledLibrary lib) {
     try {
@@ -175,7 +175,7 @@ final class ExtractionDir {
   /**
    * 16 hex digits that tell library builds apart: the CRC-32 and the size, both of which the
    * jar's directory gives without inflating the library. A cryptographic digest would need the
-   * bytes and, cold, the JCA providers (bench/results/decisions.md, bench/results/startup.md).
+   * bytes and, cold, the JCA providers (bench/notes/decisions.md, bench/notes/startup.md).
    * The name separates versions; it is no defence and needs none: a file found under it is used
    * only when its own size and CRC-32 are the jar's, in a directory only root and this user can
    * change, so the one way to a wrong file with the right name is an accident, which a CRC-32

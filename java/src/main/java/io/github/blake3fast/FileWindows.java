@@ -25,8 +25,8 @@ import java.util.concurrent.Executor;
 final class FileWindows {
   /**
    * Bytes per window for large files: a power of two, at most the kernel's slice. Read, 128 KiB
-   * to 1 MiB measured the same on big files (bench/results/decisions.md); mapped, 4 MiB the
-   * same as 1 MiB (bench/results/files.md).
+   * to 1 MiB measured the same on big files (bench/notes/decisions.md); mapped, 4 MiB the
+   * same as 1 MiB (bench/notes/files.md).
    */
   static final int WINDOW = ReadBuffers.MAX;
   /** The smallest window: smaller files get smaller windows, so that threads share them evenly. */

@@ -16,7 +16,7 @@ final class JavaKernel implements Kernel {
   static final JavaKernel ONE_CHUNK = new JavaKernel(false, false);
 
   // Two flags, not an enum of the three paths: every class the first hash loads from the jar is
-  // a fraction of a millisecond of a fresh JVM (bench/results/startup.md, "Third pass").
+  // a fraction of a millisecond of a fresh JVM (bench/notes/startup.md, "Third pass").
   /** Whether {@link LaneRule} picks the path; if not, {@link #lanes} says which. */
   private final boolean byRule;
   private final boolean lanes;
@@ -83,7 +83,7 @@ final class JavaKernel implements Kernel {
     for (; (done & 1) == 0; done >>>= 1) {
       depth--;
       int at = base + 8 * (depth - 1);
-      Compress.compressWords(key, 0, cvs, at, 0, Spec.BLOCK_LEN, flags | Spec.PARENT, cvs, at, false);
+      Compress.parentCv(key, flags, cvs, at, cvs, at);
     }
     return depth;
   }

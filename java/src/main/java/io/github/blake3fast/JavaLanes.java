@@ -6,7 +6,7 @@ package io.github.blake3fast;
  * shape C2 turns into SIMD instructions (SSE, AVX2, AVX-512, NEON) by itself; {@link LaneRule}
  * says where this path wins. Fewer than {@link #MIN_LANES} lanes do not pay: the vector loop then
  * runs mostly in its scalar pre- and post-loops (the threshold comes from
- * bench/results/java-engine.md). One instance per thread: its arrays are the work area.
+ * bench/notes/java-engine.md). One instance per thread: its arrays are the work area.
  */
 final class JavaLanes {
   static final int MAX_LANES = 64;

@@ -7,7 +7,7 @@ package io.github.blake3fast;
  * last chunk back (it might be the root), so an input of 12 whole chunks would reach the lanes
  * as 11, too few to pay, and run one chunk at a time. Wide levels of parents above the chunks
  * are hashed lane-wise too; the narrow ones and the root one at a time (the thresholds come
- * from bench/results/java-engine.md).
+ * from bench/notes/java-engine.md).
  */
 final class JavaWholeInput {
   private JavaWholeInput() {}
@@ -45,7 +45,7 @@ final class JavaWholeInput {
       int half = n / 2;
       for (int p = 0; p < half; p++) {
         // Parent p reads words [16p, 16p + 16) and writes [8p, 8p + 8): never a pair not yet read.
-        Compress.compressWords(key, 0, words, 16 * p, 0, Spec.BLOCK_LEN, flags | Spec.PARENT, words, 8 * p, false);
+        Compress.parentCv(key, flags, words, 16 * p, words, 8 * p);
       }
       if ((n & 1) != 0) {
         System.arraycopy(words, 8 * (n - 1), words, 8 * half, 8);

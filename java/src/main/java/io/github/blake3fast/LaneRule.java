@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * Whether the Java kernel hashes runs of chunks with {@link JavaLanes} or one chunk at a time,
  * decided from how this JVM's JIT will compile the lane loops, never from a timing
- * (bench/results/java-engine.md has the measurements behind each condition).
+ * (bench/notes/java-engine.md has the measurements behind each condition).
  *
  * <p>The lane path is one loop over the lanes per step of G. It needs C2: compiled by C1 alone
  * (or interpreted) it loses. Under C2 it wins where the loops are vectorized, that is with the

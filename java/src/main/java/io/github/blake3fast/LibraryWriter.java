@@ -21,7 +21,7 @@ import java.util.Set;
  * Writes the library into a directory {@link ExtractionDir} checked: whole, synced, under a
  * temporary name, then renamed into place, so that no JVM ever loads a partial file; sweeps the
  * temporary files of crashed JVMs; says why a write failed. A class of its own because a start
- * that finds its library already extracted never needs it (bench/results/startup.md).
+ * that finds its library already extracted never needs it (bench/notes/startup.md).
  */
 final class LibraryWriter {
   private LibraryWriter() {}
@@ -56,7 +56,7 @@ final class LibraryWriter {
     Path tmp = null;
     FileChannel ch = null;
     // Not Files.createTempFile: its random name comes from SecureRandom, whose first use
-    // initialises the JCA providers (milliseconds of a first start, bench/results/startup.md).
+    // initialises the JCA providers (milliseconds of a first start, bench/notes/startup.md).
     // The directory is private, so the name needs to be unique, not unguessable: the clock,
     // and the exclusive create tries again on the rare clash with another JVM.
     for (int attempt = 0; ch == null; attempt++) {

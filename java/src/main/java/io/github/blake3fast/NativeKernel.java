@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * The kernel backed by the native library, for one ISA. Every one-shot hash is native: JMH
  * (bench HashBench) measured it faster than the Java engine at 64, 65 and 1000 bytes (figures
- * in bench/results/decisions.md):
+ * in bench/notes/decisions.md):
  * <ul>
  *   <li>one block at most (64 bytes, 32-byte result): through {@link ShortHashSlots}, which
  *       pins nothing. When its thread's slot is busy, a call takes the general call below
@@ -61,7 +61,7 @@ final class NativeKernel implements Kernel {
   /**
    * 64 KiB, measured streaming 1 MiB in 64-byte updates (JMH StreamBench, AVX-512): faster than
    * 16 KiB, whose 16 chunks end in four narrow parent levels each, and than 32 KiB; 128 KiB
-   * gained nothing more in a timing loop (figures in bench/results/decisions.md).
+   * gained nothing more in a timing loop (figures in bench/notes/decisions.md).
    */
   @Override
   public int bufferSize() {
@@ -87,8 +87,10 @@ final class NativeKernel implements Kernel {
   }
 
   /**
-   * {@link #hashSubtrees} through a copy buffer, as blake3_jni.c does it with
-   * GetByteArrayRegion: the maximal aligned subtrees left to right; consecutive ones copied and
+   * {@link #hashSubtrees} through a copy buffer, the walk blake3_hash_subtrees_filled
+   * (blake3_tree.c) makes for the GetByteArrayRegion copy of blake3_jni.c; here the copy is Java's
+   * (ByteBuffer.put, see CopyBuffers), which a C walk could only reach by calling back into the
+   * JVM per slice: the maximal aligned subtrees left to right; consecutive ones copied and
    * hashed together while they fit in the buffer; one larger than the buffer hashed a buffer at
    * a time (aligned pieces of a power of two) and its pieces merged on the slot's stack, one
    * merge per trailing zero bit of the number of pieces done.
@@ -122,7 +124,7 @@ final class NativeKernel implements Kernel {
           for (long pieces = done / capChunks + 1; (pieces & 1) == 0; pieces >>= 1) {
             depth--;
             int at = 8 * (depth - 1);
-            Compress.compressWords(key, 0, stack, at, 0, Spec.BLOCK_LEN, flags | Spec.PARENT, stack, at, false);
+            Compress.parentCv(key, flags, stack, at, stack, at);
           }
         }
         System.arraycopy(stack, 0, cvs, cvsOff + 8 * count, 8);

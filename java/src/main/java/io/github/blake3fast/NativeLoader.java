@@ -89,7 +89,7 @@ final class NativeLoader {
       NativeKernel k = load(route);
       if (!route.skipped.isEmpty()) {
         // Only a detour is worth a record: System.getLogger alone is a measurable share of
-        // start-up (bench/results/decisions.md). A location others could change is worth a
+        // start-up (bench/notes/decisions.md). A location others could change is worth a
         // warning: someone may be trying to plant a library.
         log(route.anyUnsafe() ? Level.WARNING : Level.DEBUG, "blake3-fast: using " + k.name() + " from " + route.file
             + " (skipped: " + route.reasons() + ")");

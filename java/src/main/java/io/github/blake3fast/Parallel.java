@@ -21,10 +21,9 @@ final class Parallel {
 
   /**
    * Inputs shorter than this are hashed on the calling thread alone: below it, waking a helper
-   * costs more than it saves. Measured with the AVX-512 kernel on 2 quiet cores, caller and
-   * common pool against one thread: slower at 512 KiB, faster from 1 MiB on, more so the larger
-   * the input (bench ParallelBench, JMH, and a forced-parallel timing loop; figures in
-   * bench/results/decisions.md). Slower kernels (the Java engine) gain from smaller sizes on.
+   * costs more than it saves (bench ParallelBench, JMH, and a forced-parallel timing loop; the
+   * figures, kernel and machine in bench/notes/decisions.md). Slower kernels (the Java engine)
+   * gain from smaller sizes on.
    */
   static final int MIN_LEN = 1 << 20;
 
@@ -60,7 +59,7 @@ final class Parallel {
 
   /**
    * A class, not a lambda: the first lambda of a JVM spins the method-handle machinery, about
-   * 5 ms of a first hashFile (bench/results/startup.md).
+   * 5 ms of a first hashFile (bench/notes/startup.md).
    */
   private static final class ThreadPerTask implements Executor {
     @Override

@@ -25,7 +25,7 @@ final class ReadBuffers {
   static final int MIN = 16 << 10;
   /**
    * The largest, and the buffer of a large file: 128 KiB to 1 MiB measured the same on big files
-   * (bench/results/decisions.md).
+   * (bench/notes/decisions.md).
    */
   static final int MAX = 1 << 20;
   private static final int CLASSES = Integer.numberOfTrailingZeros(MAX) - Integer.numberOfTrailingZeros(MIN) + 1;

@@ -47,7 +47,7 @@ final class Refusal extends Exception {
    * Not a failure: the user or the platform chose the Java engine. Not logged, only said by
    * {@link Blake3#implementation()}: the first call to System.getLogger initialises the logging
    * framework, several times what choosing the Java engine otherwise costs
-   * (bench/results/startup.md).
+   * (bench/notes/startup.md).
    */
   static Refusal chosen(String reason) {
     return new Refusal(null, false, false, false, reason);

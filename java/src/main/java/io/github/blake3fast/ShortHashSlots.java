@@ -13,7 +13,7 @@ import java.util.Objects;
  * call back into the JVM, each about as costly as the call itself. So the block and the key
  * travel as arguments, and the result comes back through a slot of native memory: measured
  * faster than both the Java engine and a call that pins its input and output (JMH HashBench
- * and a timing loop; figures in bench/results/decisions.md).
+ * and a timing loop; figures in bench/notes/decisions.md).
  *
  * <p>A thread claims the slot its thread id picks with one compare-and-set, makes the call and
  * copies the result out. Two threads that pick the same slot at the same moment do not wait:
@@ -35,7 +35,7 @@ final class ShortHashSlots {
    * byte-array VarHandle, whose creation costs a fresh JVM milliseconds of start-up (JDK 17
    * spins classes for it). A program that makes a few short hashes never pays for it; one that
    * makes many pays it once, after a few thousand copies that cost far less together
-   * (bench/results/startup.md, "Second pass").
+   * (bench/notes/startup.md, "Second pass").
    */
   static final int VIEW_AFTER = 1 << 12;
 

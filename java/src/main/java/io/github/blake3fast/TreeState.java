@@ -90,7 +90,7 @@ final class TreeState {
   /**
    * Refuses to derive under a key of zeros, which no context hashes to ({@link Blake3#contextKey}
    * refuses it there too): checked on the state's own copy, the key the hashing will use
-   * (bench/results/decisions.md, "A derive-key key of zeros").
+   * (bench/notes/decisions.md, "A derive-key key of zeros").
    */
   private void checkDeriveKey() {
     if (flags == Spec.DERIVE_KEY_MATERIAL && Spec.allZero(key)) {

@@ -3,7 +3,7 @@ package io.github.blake3fast;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.github.blake3fast.probe.JcaProbe;
+import io.github.blake3fast.probe.JcaInstallMain;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The ways the README gives to install the provider, each in a child JVM that asks the JCA by
- * name alone ({@link JcaProbe}), on this JDK and on the other JDKs found here (OpenJDK 17,
+ * name alone ({@link JcaInstallMain}), on this JDK and on the other JDKs found here (OpenJDK 17,
  * Temurin 25): an unsigned provider's {@code Mac} must work on each.
  *
  * <p>Routes: {@code Security.addProvider} in code; {@code -Djava.security.properties=FILE} with
@@ -41,7 +41,7 @@ class JcaInstallTest {
   @TempDir Path tmp;
 
   private static final Path CLASSES = location(Blake3Provider.class);
-  private static final Path TEST_CLASSES = location(JcaProbe.class);
+  private static final Path TEST_CLASSES = location(JcaInstallMain.class);
 
   private static Path location(Class<?> c) {
     try {
@@ -164,7 +164,7 @@ class JcaInstallTest {
       Files.writeString(props, "security.provider." + nextProviderNumber(jdk) + "=" + providerEntry + "\n");
       cmd.add("-Djava.security.properties=" + props);
     }
-    cmd.add(JcaProbe.class.getName());
+    cmd.add(JcaInstallMain.class.getName());
     if (add) {
       cmd.add("add");
     }

@@ -93,18 +93,25 @@ class LaneRuleTest {
         "-XX:-UsePerfData", "-Dblake3.native=false"));
     cmd.addAll(List.of(flags));
     cmd.addAll(List.of("-cp", base.resolve("target/classes") + ":" + base.resolve("target/test-classes"),
-        LaneRuleTest.class.getName()));
+        RuleMain.class.getName()));
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes()).trim();
     assertEquals(0, p.waitFor(), out);
     return out;
   }
 
+  /** The child JVM's program for {@link #child}: prints {@link #childSide}. */
+  public static final class RuleMain {
+    public static void main(String[] args) {
+      childSide();
+    }
+  }
+
   /**
    * The child's side of {@link #child}: the rule, the same rule applied to the values of the JIT
    * flags HotSpot reports, and what the library's Java kernel uses.
    */
-  public static void main(String[] args) {
+  static void childSide() {
     HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
     boolean c2 = vm.getVMOption("UseCompiler").getValue().equals("true")
         && (vm.getVMOption("TieredCompilation").getValue().equals("false")

@@ -154,7 +154,7 @@ class LoaderSelfTestTest {
         cmd.add("--enable-native-access=ALL-UNNAMED");
       }
       cmd.addAll(List.of("-cp", base.resolve("target/classes") + ":" + base.resolve("target/test-classes"),
-          "io.github.blake3fast.loader.Probe", "once"));
+          "io.github.blake3fast.loader.ProbeMain", "once"));
       ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile());
       Process p = pb.start();
       String out = new String(p.getInputStream().readAllBytes());

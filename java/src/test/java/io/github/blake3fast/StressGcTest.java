@@ -50,7 +50,7 @@ class StressGcTest {
     StringBuilder table = new StringBuilder();
     int ran = 0;
     for (String gc : COLLECTORS) {
-      ReliabilityKit.Child probe = ReliabilityKit.runJava(List.of("-XX:+Use" + gc, "-Xmx64m"), Probe.class, List.of(),
+      ReliabilityKit.Child probe = ReliabilityKit.runJava(List.of("-XX:+Use" + gc, "-Xmx64m"), AcceptsFlagMain.class, List.of(),
           60);
       if (probe.status != 0) {
         table.append(String.format("  %-13s not in this JVM%n", gc));
@@ -142,7 +142,7 @@ class StressGcTest {
   }
 
   /** Starts and exits: tells whether a collector flag is accepted. */
-  public static final class Probe {
+  public static final class AcceptsFlagMain {
     public static void main(String[] args) {
       System.out.println("ok");
     }

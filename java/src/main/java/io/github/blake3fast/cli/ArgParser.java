@@ -45,7 +45,7 @@ final class ArgParser {
   };
 
   // HashMaps, not EnumMaps: from JDK 18 an EnumMap reads the enum's constants by reflection,
-  // which spins classes at a JVM's start (bench/results/startup.md).
+  // which spins classes at a JVM's start (bench/notes/startup.md).
   private final Map<CliArg, Integer> count = new HashMap<>();
   private final Set<CliArg> used = new LinkedHashSet<>();
   private final Map<CliArg, String> values = new HashMap<>();

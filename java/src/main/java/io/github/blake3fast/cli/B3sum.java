@@ -24,7 +24,7 @@ public final class B3sum {
         new FileOutputStream(FileDescriptor.err));
     // Status 0 returns: the JVM ends with main, every thread the library starts being a daemon.
     // From JDK 21, System.exit initialises the logging framework for its own log record, which
-    // costs a small file's whole hashing (bench/results/startup.md).
+    // costs a small file's whole hashing (bench/notes/startup.md).
     if (status != 0) {
       System.exit(status);
     }

@@ -273,7 +273,7 @@ final class Fixture {
    */
   static Jvm jvmForNobody(String label) throws IOException {
     Path jar = jar();
-    Path probe = TEST_CLASSES.resolve(Probe.class.getName().replace('.', '/') + ".class");
+    Path probe = TEST_CLASSES.resolve(ProbeMain.class.getName().replace('.', '/') + ".class");
     if (nobodyCanRead(jar) && nobodyCanRead(probe)) {
       return new Jvm(newDir(label), jar);
     }
@@ -372,7 +372,7 @@ final class Fixture {
 
   // ---- child JVMs ----------------------------------------------------------------------------
 
-  /** A child JVM command: java [opts] -cp JAR:test-classes Probe MODE...; tmpdir and home in work. */
+  /** A child JVM command: java [opts] -cp JAR:test-classes ProbeMain MODE...; tmpdir and home in work. */
   static final class Jvm {
     final List<String> prefix = new ArrayList<>();
     final List<String> opts = new ArrayList<>();
@@ -385,7 +385,7 @@ final class Fixture {
      */
     boolean nativeAccess = true;
     String classPath;
-    String main = Probe.class.getName();
+    String main = ProbeMain.class.getName();
     final Path work;
 
     Jvm(Path work, Path jar) throws IOException {

@@ -149,7 +149,7 @@ class LoaderShadeTest {
   @Test
   void shadedAndUnshadedCopiesInOneClassLoader() throws IOException {
     Path jar = Fixture.jar();
-    String[][] orders = {{RELOCATED, Probe.BLAKE3}, {Probe.BLAKE3, RELOCATED}};
+    String[][] orders = {{RELOCATED, ProbeMain.BLAKE3}, {ProbeMain.BLAKE3, RELOCATED}};
     for (String[] order : orders) {
       Jvm j = new Jvm(Fixture.newDir("shaded-both"), jar).args("classes", order[0], order[1]);
       j.classPath = shaded + File.pathSeparator + jar + File.pathSeparator + Fixture.TEST_CLASSES;

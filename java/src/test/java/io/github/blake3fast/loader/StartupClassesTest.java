@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What a JVM's first hash loads, from {@code -Xlog:class+load} of a child JVM, so that start-up
- * cost that creeps back shows as a failure, with no timing (bench/results/startup.md has the
+ * cost that creeps back shows as a failure, with no timing (bench/notes/startup.md has the
  * figures): the first hash, native or Java engine, and {@code b3sum} on a small file initialise
  * no logging framework, no JCA provider, no management beans, no regular expression, formatter or
  * stream; no class of ours that they load bootstraps a lambda or an invokedynamic string
@@ -135,7 +135,7 @@ class StartupClassesTest {
     try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "rw")) {
       f.setLength(size); // zeros, sparse
     }
-    j.main = FirstHash.class.getName();
+    j.main = FirstHashMain.class.getName();
     j.args("file", file.toString());
     Result r = j.run();
     assertEquals(0, r.exit, r::toString);
@@ -182,7 +182,7 @@ class StartupClassesTest {
     runs.add(b);
     Jvm nothing = jvm("jdk25-nothing");
     nothing.java = java;
-    nothing.main = FirstHash.class.getName();
+    nothing.main = FirstHashMain.class.getName();
     nothing.args("nothing");
     assertEquals(0, nothing.run().exit);
     List<String> jvmsOwn = spun(nothing);
@@ -197,7 +197,7 @@ class StartupClassesTest {
   /** The classes j spun, less those a JVM started the same way with an empty main spins. */
   private static void assertSpinsNoMoreThanAnEmptyMain(Jvm j, String what) throws IOException {
     Jvm nothing = jvm("nothing");
-    nothing.main = FirstHash.class.getName();
+    nothing.main = FirstHashMain.class.getName();
     nothing.args("nothing");
     assertEquals(0, nothing.run().exit);
     List<String> ours = spun(j);
@@ -254,9 +254,9 @@ class StartupClassesTest {
     return j.work.resolve("class-load.log");
   }
 
-  /** Runs FirstHash, checks its answer and engine (null: any native one), returns what loaded. */
+  /** Runs FirstHashMain, checks its answer and engine (null: any native one), returns what loaded. */
   private static List<String> firstHash(Jvm j, String impl) throws IOException {
-    j.main = FirstHash.class.getName();
+    j.main = FirstHashMain.class.getName();
     Result r = j.run();
     assertEquals(0, r.exit, r::toString);
     String[] lines = r.out.split("\n");
@@ -317,7 +317,7 @@ class StartupClassesTest {
   private static String bootstrapIn(String className) throws IOException {
     Path f = Fixture.CLASSES.resolve(className.replace('.', '/') + ".class");
     if (!Files.isRegularFile(f)) {
-      return null; // a class of the test side (FirstHash is in the loader package, not OURS)
+      return null; // a class of the test side (FirstHashMain is in the loader package, not OURS)
     }
     String text = new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1);
     for (String b : BOOTSTRAPS) {

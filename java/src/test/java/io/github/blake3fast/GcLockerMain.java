@@ -15,16 +15,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * bench/gclocker.sh (the JDK x collector x heap matrix).
  *
  * <p>Arguments: seconds, hashing threads, allocating threads (default 10 3 3). Prints one
- * summary line starting with {@code GcLockerWorkload:}; exits 0 if every hash was right and no
+ * summary line starting with {@code GcLockerMain:}; exits 0 if every hash was right and no
  * thread failed, else 1.
  */
-public final class GcLockerWorkload {
+public final class GcLockerMain {
   private static final int INPUT = 4 << 20;
   /** What the allocating threads keep reachable between them, whatever their number. */
   private static final int ALLOCATED_LIVE = 32 << 20;
   private static final int MAX_ARRAY = 1 << 20;
 
-  private GcLockerWorkload() {}
+  private GcLockerMain() {}
 
   public static void main(String[] args) throws Exception {
     int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
@@ -73,14 +73,14 @@ public final class GcLockerWorkload {
     for (Thread t : threads) {
       t.setUncaughtExceptionHandler((th, e) -> {
         errors.add(e);
-        System.out.println("GcLockerWorkload: " + th.getName() + " failed: " + e);
+        System.out.println("GcLockerMain: " + th.getName() + " failed: " + e);
       });
       t.start();
     }
     for (Thread t : threads) {
       t.join();
     }
-    System.out.printf("GcLockerWorkload: %d hashers, %d allocators, %d s, engine %s (%s arrays), Java %s: %d hashes, "
+    System.out.printf("GcLockerMain: %d hashers, %d allocators, %d s, engine %s (%s arrays), Java %s: %d hashes, "
         + "%d wrong, %d allocations, longest allocation %d ms, %d failed threads%n", hashers, allocators, seconds,
         Blake3.implementation(), CriticalArrays.PIN ? "pins" : "copies", Runtime.version(), hashes.get(), wrong.get(),
         allocations.get(), longestAllocMs.get(), errors.size());

@@ -60,7 +60,7 @@ import org.junit.jupiter.api.io.TempDir;
  * tool. Skipped, loudly, when b3sum is not installed ({@code apt-get install b3sum}).
  */
 @Tag("b3sum-diff")
-class DiffB3sumTest {
+class LibraryVsB3sumTest {
   private static final Path B3SUM = Paths.get(System.getProperty("blake3.b3sum", "/usr/bin/b3sum"));
   private static final int CASES = Integer.getInteger("blake3.diff.cases", 600);
   private static final int ONLY = Integer.getInteger("blake3.diff.only", -1);
@@ -99,7 +99,7 @@ class DiffB3sumTest {
   @Test
   void sameAsOfficialB3sum() throws Exception {
     if (!Files.isExecutable(B3SUM)) {
-      String msg = "DiffB3sumTest SKIPPED: " + B3SUM + " is not installed (apt-get install b3sum); "
+      String msg = "LibraryVsB3sumTest SKIPPED: " + B3SUM + " is not installed (apt-get install b3sum); "
           + "nothing was compared against the official implementation";
       System.err.println("*** " + msg + " ***");
       Assumptions.abort(msg);
@@ -108,7 +108,7 @@ class DiffB3sumTest {
     for (Kernel k : kernels) {
       names.add(k.name());
     }
-    System.out.println("DiffB3sumTest: seed " + SEED + " (replay: -Dblake3.diff.seed=" + SEED + "), " + CASES
+    System.out.println("LibraryVsB3sumTest: seed " + SEED + " (replay: -Dblake3.diff.seed=" + SEED + "), " + CASES
         + " inputs, default engine " + Blake3.implementation() + ", kernels " + names);
     long t0 = System.nanoTime();
     int batches = (CASES + PER_BATCH - 1) / PER_BATCH;
@@ -122,7 +122,7 @@ class DiffB3sumTest {
       inputs += batch(b, first, last);
     }
     double secs = (System.nanoTime() - t0) / 1e9;
-    System.out.printf("DiffB3sumTest: %d inputs (%.1f MiB, largest %d bytes) in %d b3sum runs, %d comparisons, "
+    System.out.printf("LibraryVsB3sumTest: %d inputs (%.1f MiB, largest %d bytes) in %d b3sum runs, %d comparisons, "
         + "%d mismatches, %.1f s%n", inputs, bytes / 1048576.0, maxSeen, b3sumRuns, checks, failures.size(), secs);
     if (!failures.isEmpty()) {
       fail(failures.size() + " mismatches against b3sum (seed " + SEED + "; replay one case with -Dblake3.diff.seed="

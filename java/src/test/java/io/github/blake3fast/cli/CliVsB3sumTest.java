@@ -46,7 +46,7 @@ import org.junit.jupiter.api.TestFactory;
  * tool picks the reported error at random (its parser keeps arguments in a hash map).
  */
 @Tag("b3sum-diff")
-class B3sumDiffTest {
+class CliVsB3sumTest {
   private static final String OFFICIAL = "/usr/bin/b3sum";
   private static final int MIB = 1 << 20;
   private static Path dir;
@@ -163,7 +163,7 @@ class B3sumDiffTest {
   };
 
   private static String[] named() {
-    return Arrays.stream(NAMED).filter(n -> UTF8_NAMES || !n.equals(UNICODE)).map(B3sumDiffTest::p).toArray(String[]::new);
+    return Arrays.stream(NAMED).filter(n -> UTF8_NAMES || !n.equals(UNICODE)).map(CliVsB3sumTest::p).toArray(String[]::new);
   }
 
   private static List<Case> hashCases() {

@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * word readers went through Compress's view and its count (in about half of 12-second runs
  * of this workload). Prints a summary; exit status 1 if any answer differed.
  */
-public final class DeriveKeyJitWorkload {
-  private DeriveKeyJitWorkload() {}
+public final class DeriveKeyJitMain {
+  private DeriveKeyJitMain() {}
 
   private static final String[] CONTEXTS = {"", "blake3-fast stress 2026-11-30", "\u00e9t\u00e9 \u4e16\u754c context"};
 
@@ -59,7 +59,7 @@ public final class DeriveKeyJitWorkload {
     for (Thread t : threads) {
       t.join();
     }
-    System.out.println("DeriveKeyJitWorkload: " + ops + " derivations, " + wrong + " wrong, engine "
+    System.out.println("DeriveKeyJitMain: " + ops + " derivations, " + wrong + " wrong, engine "
         + Blake3.implementation() + ", Java " + System.getProperty("java.version"));
     System.exit(wrong.get() == 0 ? 0 : 1);
   }

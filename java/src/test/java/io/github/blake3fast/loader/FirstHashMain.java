@@ -8,8 +8,8 @@ import io.github.blake3fast.Blake3;
  * does by itself). No string concatenation, lambda or reflection here, so that every class
  * spun or loaded beyond that is the library's doing.
  */
-public final class FirstHash {
-  private FirstHash() {}
+public final class FirstHashMain {
+  private FirstHashMain() {}
 
   public static void main(String[] args) throws java.io.IOException {
     if (args.length > 0 && args[0].equals("nothing")) {

@@ -15,8 +15,8 @@ import javax.crypto.spec.SecretKeySpec;
  * Argument {@code add}: installs the provider in code first. In its own package, which a named
  * {@code io.github.blake3fast} module does not hide when this runs from the class path.
  */
-public final class JcaProbe {
-  private JcaProbe() {}
+public final class JcaInstallMain {
+  private JcaInstallMain() {}
 
   public static void main(String[] args) throws Exception {
     if (args.length > 0 && args[0].equals("add")) {

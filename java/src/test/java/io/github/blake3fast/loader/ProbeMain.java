@@ -25,8 +25,8 @@ import java.util.concurrent.CyclicBarrier;
  *   classes NAME...       each named Blake3 class (e.g. a relocated copy) in turn: impl.I=, hash.I=
  * </pre>
  */
-public final class Probe {
-  private Probe() {}
+public final class ProbeMain {
+  private ProbeMain() {}
 
   /** The official vector for 102400 bytes (byte i = i % 251): large enough to run native. */
   static final String EXPECTED = "bc3e3d41a1146b069abffad3c0d44860cf664390afce4d9661f7902e7943e085";
@@ -35,7 +35,7 @@ public final class Probe {
     String mode = args.length > 0 ? args[0] : "once";
     switch (mode) {
       case "once":
-        report("", Probe.class.getClassLoader());
+        report("", ProbeMain.class.getClassLoader());
         break;
       case "gate":
         java.nio.file.Path gate = Paths.get(args[1]);
@@ -45,11 +45,11 @@ public final class Probe {
         while (!java.nio.file.Files.exists(go) && System.currentTimeMillis() < until) {
           Thread.sleep(1);
         }
-        report("", Probe.class.getClassLoader());
+        report("", ProbeMain.class.getClassLoader());
         break;
       case "interrupted":
         Thread.currentThread().interrupt();
-        report("", Probe.class.getClassLoader());
+        report("", ProbeMain.class.getClassLoader());
         System.out.println("interrupt-kept=" + Thread.interrupted());
         break;
       case "threads":
@@ -59,14 +59,14 @@ public final class Probe {
         concurrently(Integer.parseInt(args[1]), Paths.get(args[2]).toUri().toURL());
         break;
       case "second":
-        report(".app", Probe.class.getClassLoader());
+        report(".app", ProbeMain.class.getClassLoader());
         try (URLClassLoader l = isolated(Paths.get(args[1]).toUri().toURL())) {
           report(".isolated", l);
         }
         break;
       case "classes":
         for (int i = 1; i < args.length; i++) {
-          report("." + i, Probe.class.getClassLoader(), args[i]);
+          report("." + i, ProbeMain.class.getClassLoader(), args[i]);
         }
         break;
       default:
@@ -148,7 +148,7 @@ public final class Probe {
       Thread t = new Thread(() -> {
         try {
           start.await();
-          String[] r = use(l == null ? Probe.class.getClassLoader() : l);
+          String[] r = use(l == null ? ProbeMain.class.getClassLoader() : l);
           results[id] = "impl=" + r[0] + " hash=" + (r[1].equals(EXPECTED) ? "ok" : "WRONG " + r[1]);
         } catch (Throwable x) {
           results[id] = "thrown=" + describe(x);
