@@ -40,7 +40,10 @@ final class ContextArg {
     return StandardCharsets.UTF_8.newEncoder().canEncode(value) ? value : null;
   }
 
-  /** No char that a decoder could have put in place of other bytes: {@code ?} or non-ASCII. */
+  /**
+   * No char that a decoder could have put in place of other bytes: non-ASCII, or {@code ?}, the
+   * replacement of some charsets' decoders (JDK 17 writes U+FFFD in the locales tried).
+   */
   private static boolean plainAscii(String s) {
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
@@ -53,8 +56,8 @@ final class ContextArg {
 
   /**
    * Whether the bytes can be the word the JVM decoded into {@code s}: the same ASCII in the same
-   * order, leaving out {@code ?} and everything else, since any decoder of the locales Java runs
-   * in maps ASCII bytes to themselves and nothing else to ASCII but {@code ?}. A mismatch means
+   * order, leaving out {@code ?} and everything else, since the decoders of the locales Java runs
+   * in map ASCII bytes to themselves and nothing else to ASCII but a replacement {@code ?}. A mismatch means
    * the words are not the ones {@code main} got, and then they are not used.
    */
   private static boolean sameAscii(byte[] bytes, String s) {

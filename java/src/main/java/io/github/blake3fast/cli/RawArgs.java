@@ -9,39 +9,40 @@ import java.util.List;
 /**
  * The command-line words as the process received them, bytes, for the one case where the
  * {@code String}s {@code main} gets are not enough: the JVM decodes argv with the locale's
- * charset and replaces what does not decode (U+FFFD in a UTF-8 locale, {@code ?} in the C locale
- * on JDK 17), so {@code --derive-key $'ctx\xff'} would arrive as a context the user did not type,
- * one that {@code $'ctx\xef\xbf\xbd'} also gives. The official b3sum sees the bytes. Read only
+ * charset and writes U+FFFD for what does not decode (in the C locale, for every non-ASCII
+ * byte), so {@code --derive-key $'ctx\xff'} would arrive as a context the user did not type, one
+ * that {@code $'ctx\xef\xbf\xbd'} also gives. The official b3sum sees the bytes. Read only
  * when asked, which a context of plain ASCII never does: start-up reads no file for it.
  */
-class RawArgs {
+final class RawArgs {
   /** Words unknown: {@link B3sum#run} called in process, with nothing but strings. */
-  static final RawArgs NONE = new RawArgs();
+  static final RawArgs NONE = new RawArgs(null);
 
-  RawArgs() {}
+  /** How many words to take from the end of /proc/self/cmdline; -1 when not this process's. */
+  private final int count;
+  private byte[][] words;
 
-  /**
-   * The bytes of argument {@code index} (as {@code main}'s array counts), or null when unknown.
-   */
-  byte[] word(int index) {
-    return null;
+  /** Words given: a test's, as a process would have received them. */
+  RawArgs(byte[][] words) {
+    this.count = -1;
+    this.words = words;
+  }
+
+  private RawArgs(int count) {
+    this.count = count;
   }
 
   /** This process's own arguments, the last {@code count} words of /proc/self/cmdline. */
   static RawArgs ofProcess(int count) {
-    return new RawArgs() {
-      private byte[][] words;
-      private boolean read;
+    return new RawArgs(count);
+  }
 
-      @Override
-      byte[] word(int index) {
-        if (!read) {
-          read = true;
-          words = lastWords(count);
-        }
-        return words == null || index < 0 || index >= words.length ? null : words[index];
-      }
-    };
+  /** The bytes of argument {@code index} (as {@code main}'s array counts), or null when unknown. */
+  byte[] word(int index) {
+    if (words == null && count >= 0) {
+      words = lastWords(count);
+    }
+    return words == null || index < 0 || index >= words.length ? null : words[index];
   }
 
   /**

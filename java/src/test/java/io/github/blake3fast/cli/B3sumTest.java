@@ -81,12 +81,7 @@ class B3sumTest {
   private static Run runRaw(byte[][] rawWords, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    RawArgs raw = new RawArgs() {
-      @Override
-      byte[] word(int index) {
-        return rawWords[index];
-      }
-    };
+    RawArgs raw = new RawArgs(rawWords);
     int status = B3sum.run(args, raw, new ByteArrayInputStream(new byte[0]),
         new PrintStream(out, false, StandardCharsets.UTF_8), new PrintStream(err, false, StandardCharsets.UTF_8));
     return new Run(out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), status);
