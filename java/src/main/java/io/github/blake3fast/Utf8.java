@@ -11,8 +11,9 @@ import java.util.Objects;
  * hash gets U+FFFD for each unpaired surrogate, as the WHATWG encoding standard's UTF-8 encoder
  * (JavaScript's {@code TextEncoder}) writes it ({@link #withReplacement}).
  *
- * <p>Both encode first and look for surrogates only when the bytes hold a {@code ?}: the JDK's
- * encoder writes one for every unpaired surrogate, so bytes without one came from a well-formed
+ * <p>Both encode first and look for surrogates only when the bytes hold a {@code ?}: for every
+ * unpaired surrogate {@code getBytes} writes the charset's default replacement, which
+ * {@code CharsetEncoder} specifies as {@code ?}, so bytes without one came from a well-formed
  * string, and the common path costs one pass over the bytes and no pass over the chars.
  */
 final class Utf8 {
