@@ -53,7 +53,7 @@ final class Utf8 {
    */
   static byte[] withReplacement(String text) {
     byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-    if (bytes.length >= LATIN1_TEST_MIN && storedAsLatin1(text)) {
+    if (text.length() >= LATIN1_TEST_MIN && storedAsLatin1(text)) {
       return bytes;
     }
     if (!hasQuestionMark(bytes) || firstUnpaired(text) < 0) {
