@@ -2,7 +2,6 @@ package io.github.blake3fast;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.Executor;
@@ -70,14 +69,18 @@ public final class Blake3 {
   }
 
   /**
-   * The 32-byte hash of the UTF-8 encoding of {@code utf8}.
+   * The 32-byte hash of the UTF-8 encoding of {@code utf8}. An unpaired surrogate, which has no
+   * UTF-8 form, is encoded as U+FFFD (bytes EF BF BD), as the WHATWG encoding standard and
+   * JavaScript's {@code TextEncoder} do, so the hash is that of the same text in other BLAKE3
+   * libraries; {@code String.getBytes(UTF_8)} would write {@code ?} instead. A well-formed string
+   * hashes as {@code hash(utf8.getBytes(UTF_8))}.
    *
    * @param utf8 the text to hash
    * @return the hash, a new 32-byte array
    */
   public static byte[] hash(String utf8) {
     Objects.requireNonNull(utf8, "input");
-    return hash(utf8.getBytes(StandardCharsets.UTF_8));
+    return hash(Utf8.withReplacement(utf8));
   }
 
   /**
@@ -118,6 +121,8 @@ public final class Blake3 {
    * @param context the application-specific context string
    * @param material the secret key material
    * @return the derived key, a new 32-byte array
+   * @throws IllegalArgumentException if {@code context} is not well-formed UTF-16 (it holds an
+   *     unpaired surrogate, which has no UTF-8 form); the message names the index of the first
    */
   public static byte[] deriveKey(String context, byte[] material) {
     return deriveKey(context, material, OUT_LEN);
@@ -130,7 +135,8 @@ public final class Blake3 {
    * @param material the secret key material
    * @param outputLength how many bytes of key, 0 or more
    * @return a new array of {@code outputLength} bytes
-   * @throws IllegalArgumentException if {@code outputLength} is negative
+   * @throws IllegalArgumentException if {@code outputLength} is negative, or if {@code context}
+   *     is not well-formed UTF-16 (an unpaired surrogate; the message names the index of the first)
    */
   public static byte[] deriveKey(String context, byte[] material, int outputLength) {
     int[] key = contextKey(context);
@@ -259,6 +265,8 @@ public final class Blake3 {
    *
    * @param context the application-specific context string
    * @return a new hasher with no input; feed it the key material
+   * @throws IllegalArgumentException if {@code context} is not well-formed UTF-16 (an unpaired
+   *     surrogate; the message names the index of the first)
    */
   public static Blake3Hasher newDeriveKeyHasher(String context) {
     return new Blake3Hasher(new TreeState(Engine.kernel(), contextKey(context), Spec.DERIVE_KEY_MATERIAL));
@@ -379,8 +387,7 @@ public final class Blake3 {
    * than derive from them.
    */
   static int[] contextKey(Kernel kernel, String context) {
-    Objects.requireNonNull(context, "context");
-    byte[] ctx = context.getBytes(StandardCharsets.UTF_8);
+    byte[] ctx = Utf8.wellFormed(context, "context");
     int[] words = contextWords(kernel, ctx);
     if (Spec.allZero(words) && kernel != JavaKernel.INSTANCE) {
       words = contextWords(JavaKernel.INSTANCE, ctx);

@@ -112,6 +112,8 @@ public final class Blake3Hazmat {
      *
      * @param context the application-specific context string
      * @return the mode
+     * @throws IllegalArgumentException if {@code context} is not well-formed UTF-16 (an unpaired
+     *     surrogate; the message names the index of the first)
      */
     public static Mode deriveKey(String context) {
       return new Mode(Blake3.contextKey(context), Spec.DERIVE_KEY_MATERIAL, "deriveKey");

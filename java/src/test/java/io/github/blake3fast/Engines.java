@@ -88,6 +88,11 @@ final class Engines {
       return chosen ? Blake3.hash(in) : oneShot(in, Spec.iv(), 0, Spec.OUT_LEN);
     }
 
+    /** A string's hash: its bytes as {@link Blake3#hash(String)} encodes them, then this kernel. */
+    byte[] hash(String text) {
+      return chosen ? Blake3.hash(text) : hash(Utf8.withReplacement(text));
+    }
+
     byte[] hash(byte[] in, int outLen) {
       return chosen ? Blake3.hash(in, outLen) : oneShot(in, Spec.iv(), 0, outLen);
     }

@@ -49,6 +49,10 @@ final class ArgParser {
   private final Map<CliArg, Integer> count = new HashMap<>();
   private final Set<CliArg> used = new LinkedHashSet<>();
   private final Map<CliArg, String> values = new HashMap<>();
+  /** The index of the argument each value was read from: its end is the value. */
+  private final Map<CliArg, Integer> valueWord = new HashMap<>();
+  /** The index of the argument being read. */
+  private int wordIndex = -1;
   private final List<String> files = new ArrayList<>();
   /** The first option that was followed by another argument instead of its value. */
   private CliArg valueMissing;
@@ -61,13 +65,14 @@ final class ArgParser {
     CliArg pending = null;
     boolean positionalOnly = false;
     for (String word : args) {
+      wordIndex++;
       if (positionalOnly) {
         files.add(word);
         continue;
       }
       if (pending != null) {
         if (!word.startsWith("-") || word.equals("-")) {
-          values.put(pending, word);
+          value(pending, word);
           pending = null;
           continue;
         }
@@ -107,10 +112,15 @@ final class ArgParser {
       return null;
     }
     if (eq >= 0) {
-      values.put(arg, attached(body.substring(eq + 1)));
+      value(arg, attached(body.substring(eq + 1)));
       return null;
     }
     return arg;
+  }
+
+  private void value(CliArg arg, String value) {
+    values.put(arg, value);
+    valueWord.put(arg, wordIndex);
   }
 
   /**
@@ -142,7 +152,7 @@ final class ArgParser {
         if (rest.isEmpty()) {
           return arg;
         }
-        values.put(arg, attached(rest));
+        value(arg, attached(rest));
         return null;
       }
       i = next;
@@ -204,6 +214,7 @@ final class ArgParser {
     o.seek = valueOf(CliArg.SEEK);
     o.numThreads = valueOf(CliArg.NUM_THREADS);
     o.deriveKey = valueOf(CliArg.DERIVE_KEY);
+    o.deriveKeyWord = o.deriveKey == null ? -1 : valueWord.get(CliArg.DERIVE_KEY);
     o.files = files.isEmpty() ? List.of("-") : files;
     return o;
   }

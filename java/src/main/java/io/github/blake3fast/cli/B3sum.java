@@ -20,8 +20,8 @@ public final class B3sum {
     quietLibraryLogging();
     // Not System.out: a PrintStream swallows write errors, and a lost output must not succeed.
     // Out buffers and flushes itself.
-    int status = run(args, new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out),
-        new FileOutputStream(FileDescriptor.err));
+    int status = run(args, RawArgs.ofProcess(args.length), new FileInputStream(FileDescriptor.in),
+        new FileOutputStream(FileDescriptor.out), new FileOutputStream(FileDescriptor.err));
     // Status 0 returns: the JVM ends with main, every thread the library starts being a daemon.
     // From JDK 21, System.exit initialises the logging framework for its own log record, which
     // costs a small file's whole hashing (bench/notes/startup.md).
@@ -51,9 +51,14 @@ public final class B3sum {
    * {@link PrintStream#checkError}, which cannot say why).
    */
   public static int run(String[] args, InputStream stdin, OutputStream stdout, OutputStream stderr) {
+    return run(args, RawArgs.NONE, stdin, stdout, stderr);
+  }
+
+  /** As {@link #run(String[], InputStream, OutputStream, OutputStream)}, the words' bytes known. */
+  static int run(String[] args, RawArgs raw, InputStream stdin, OutputStream stdout, OutputStream stderr) {
     Out out = new Out(stdout, stderr);
     try {
-      int status = new B3sum.Run(stdin, out).run(args);
+      int status = new B3sum.Run(stdin, out, raw).run(args);
       out.flushAll();
       return status;
     } catch (Out.Lost e) {
@@ -68,6 +73,13 @@ public final class B3sum {
    */
   static final int OUTPUT_LOST = 101;
 
+  /**
+   * The status and message for a {@code --derive-key} context that is not UTF-8: the official
+   * tool panics (101) in its argument parser's {@code value_of}, with this message.
+   */
+  static final int NOT_UTF8 = 101;
+  static final String NOT_UTF8_MESSAGE = "unexpected invalid UTF-8 code point";
+
   /** More threads than this on one file cannot help; the official tool would start them all. */
   private static final int MAX_THREADS = 256;
 
@@ -75,10 +87,12 @@ public final class B3sum {
   private static final class Run {
     private final InputStream stdin;
     private final Out out;
+    private final RawArgs raw;
 
-    Run(InputStream stdin, Out out) {
+    Run(InputStream stdin, Out out, RawArgs raw) {
       this.stdin = stdin;
       this.out = out;
+      this.raw = raw;
     }
 
     int run(String[] args) {
@@ -106,6 +120,15 @@ public final class B3sum {
           return fatal(e.getMessage());
         }
       }
+      // Where the official tool reads the context: after the key, before the thread count.
+      String context = null;
+      if (o.deriveKey != null) {
+        context = ContextArg.resolve(o.deriveKey, o.deriveKeyWord, args[o.deriveKeyWord], raw);
+        if (context == null) {
+          out.error(NOT_UTF8_MESSAGE);
+          return NOT_UTF8;
+        }
+      }
       int threads;
       try {
         threads = threads(o);
@@ -113,7 +136,7 @@ public final class B3sum {
         out.errorRaw("Error: Failed to parse num threads.\n\nCaused by:\n    " + e.getMessage() + "\n");
         return 1;
       }
-      Inputs inputs = new Inputs(stdin, key, o.deriveKey, threads);
+      Inputs inputs = new Inputs(stdin, key, context, threads);
       boolean failed = false;
       if (o.check) {
         long seek = 0;

@@ -16,6 +16,8 @@ final class Options {
   String seek;
   String numThreads;
   String deriveKey;
+  /** The index of the argument {@link #deriveKey} was read from (it ends that argument), or -1. */
+  int deriveKeyWord = -1;
   /** Positional arguments; "-" (standard input) when none was given. */
   List<String> files;
 }

@@ -77,6 +77,69 @@ class B3sumTest {
     assertEquals(Blake3.toHex(Blake3.hash(small, 5000)) + "\n", run("--no-names", "-l", "5000", s.toString()).out);
   }
 
+  /** Runs with the words' bytes as the process would have received them. */
+  private static Run runRaw(byte[][] rawWords, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    RawArgs raw = new RawArgs(rawWords);
+    int status = B3sum.run(args, raw, new ByteArrayInputStream(new byte[0]),
+        new PrintStream(out, false, StandardCharsets.UTF_8), new PrintStream(err, false, StandardCharsets.UTF_8));
+    return new Run(out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), status);
+  }
+
+  private static byte[] bytes(int... b) {
+    byte[] r = new byte[b.length];
+    for (int i = 0; i < b.length; i++) {
+      r[i] = (byte) b[i];
+    }
+    return r;
+  }
+
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /**
+   * A --derive-key context whose bytes the JVM replaced (a UTF-8 locale writes U+FFFD for what
+   * does not decode, the C locale {@code ?} for every non-ASCII byte) is taken from its bytes: not
+   * UTF-8 ends the run as the official tool's panic does; UTF-8 gives the context typed.
+   */
+  @Test
+  void contextFromItsBytes() throws IOException {
+    Path a = file("a", "hello");
+    byte[] msg = "hello".getBytes(StandardCharsets.UTF_8);
+    byte[] f = ascii(a.toString());
+    byte[] nn = ascii("--no-names");
+    byte[] dk = ascii("--derive-key");
+    String notUtf8 = "b3sum: unexpected invalid UTF-8 code point\n";
+
+    Run r = runRaw(new byte[][] {dk, bytes('c', 't', 'x', 0xff), nn, f}, "--derive-key", "ctx\uFFFD", "--no-names", a.toString());
+    assertEquals(notUtf8, r.err);
+    assertEquals("", r.out);
+    assertEquals(101, r.status);
+    // an encoded surrogate (CESU-8) is not UTF-8 either
+    r = runRaw(new byte[][] {bytes('-', '-', 'd', 'e', 'r', 'i', 'v', 'e', '-', 'k', 'e', 'y', '=', '=', 0xed, 0xa0, 0x80), nn, f},
+        "--derive-key==\uFFFD\uFFFD\uFFFD", "--no-names", a.toString());
+    assertEquals(notUtf8, r.err);
+    assertEquals(101, r.status);
+    // a real U+FFFD, typed
+    r = runRaw(new byte[][] {dk, bytes('c', 't', 'x', 0xef, 0xbf, 0xbd), nn, f}, "--derive-key", "ctx\uFFFD", "--no-names", a.toString());
+    assertEquals(Blake3.toHex(Blake3.deriveKey("ctx\uFFFD", msg)) + "\n", r.out);
+    assertEquals(0, r.status);
+    // the C locale's decoding of "café"
+    r = runRaw(new byte[][] {dk, bytes('c', 'a', 'f', 0xc3, 0xa9), nn, f}, "--derive-key", "caf??", "--no-names", a.toString());
+    assertEquals(Blake3.toHex(Blake3.deriveKey("caf\u00e9", msg)) + "\n", r.out);
+    // bytes that cannot be what main got (another ASCII) are not used
+    r = runRaw(new byte[][] {dk, bytes('x', 'y', 'z', 0xff), nn, f}, "--derive-key", "ctx?", "--no-names", a.toString());
+    assertEquals(Blake3.toHex(Blake3.deriveKey("ctx?", msg)) + "\n", r.out);
+    // in process, without bytes: a string with an unpaired surrogate has no UTF-8
+    r = run("--derive-key", "ctx\uD800", "--no-names", a.toString());
+    assertEquals(notUtf8, r.err);
+    assertEquals(101, r.status);
+    r = run("--derive-key=\uD83D\uDE00", "--no-names", a.toString());
+    assertEquals(Blake3.toHex(Blake3.deriveKey("\uD83D\uDE00", msg)) + "\n", r.out);
+  }
+
   @Test
   void keyedAndDerivedModesMatchTheLibrary() throws IOException {
     Path a = file("a", "hello");

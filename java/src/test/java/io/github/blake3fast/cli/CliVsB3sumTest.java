@@ -546,6 +546,46 @@ class CliVsB3sumTest {
     }
   }
 
+  /**
+   * {@code --derive-key} with contexts given as bytes, some not UTF-8, through {@code java -jar}
+   * (the JVM decodes argv; in process there are only strings), in a UTF-8 locale and in the C
+   * locale: the official tool panics on a context that is not UTF-8 (ours says so and exits with
+   * the same status) and hashes any other as its bytes.
+   */
+  @Test
+  void contextBytesAsTyped() throws Exception {
+    String h = p("hello");
+    // printf(1) octal escapes: ctx\xff, an encoded surrogate, a real U+FFFD, "café", a cut "é"
+    String[] contexts = {"ctx\\377", "ctx\\355\\240\\200", "ctx\\357\\277\\275", "ctx?", "caf\\303\\251", "x\\303"};
+    String[] forms = {"--derive-key \"$(printf \"$B3_CTX\")\"", "--derive-key=\"$(printf \"$B3_CTX\")\""};
+    int n = 0;
+    for (String locale : new String[] {"C.UTF-8", "C"}) {
+      for (String ctx : contexts) {
+        String form = forms[n++ % 2];
+        String script = "exec \"$@\" " + form + " --no-names \"$B3_FILE\"";
+        List<String> official = new ArrayList<>(List.of("sh", "-c", script, "sh", OFFICIAL));
+        List<String> ours = new ArrayList<>(List.of("sh", "-c", script, "sh", javaCommand(), "-XX:TieredStopAtLevel=1", "-jar", jar().toString()));
+        Result o = execWith(official, locale, ctx, h);
+        Result r = execWith(ours, locale, ctx, h);
+        Case k = c("context " + ctx + ", " + form.substring(0, 13) + ", LC_ALL=" + locale);
+        compare(k, new Result(o.out, unpanic(o.err), o.status), r);
+      }
+    }
+  }
+
+  private static Result execWith(List<String> cmd, String locale, String ctx, String file) throws Exception {
+    ProcessBuilder pb = environment(new ProcessBuilder(cmd));
+    pb.environment().put("LC_ALL", locale);
+    pb.environment().put("B3_CTX", ctx);
+    pb.environment().put("B3_FILE", file);
+    Process proc = pb.start();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    Thread to = pump(proc.getInputStream(), out);
+    Result r = finish(cmd, proc, NONE);
+    to.join();
+    return new Result(out.toByteArray(), r.err, r.status);
+  }
+
   private static String javaCommand() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
