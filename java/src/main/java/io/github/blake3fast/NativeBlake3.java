@@ -12,7 +12,7 @@ final class NativeBlake3 {
   private NativeBlake3() {}
 
   /** The contract version this class speaks; a library answering otherwise is refused. */
-  static final int ABI_VERSION = 5;
+  static final int ABI_VERSION = 6;
 
   /**
    * ISA names as -Dblake3.isa spells them, indexed by ISA number: the list BLAKE3_ISAS in
@@ -90,4 +90,23 @@ final class NativeBlake3 {
    */
   static native int hashMapped(int isa, FileDescriptor fd, long pos, int len, int[] key, long counter, int flags,
       int[] cvs, int cvsOff);
+
+  /**
+   * The non-root chaining value of each of {@code groups} whole groups of 2^groupLog chunks,
+   * the first at chunk {@code counter}, 32 bytes each into {@code out[outOff..]} (Bao trees).
+   */
+  static native void hashGroupCvs(int isa, byte[] in, int off, int groups, int groupLog, int[] key, long counter,
+      int flags, byte[] out, int outOff);
+
+  /** As {@link #hashGroupCvs}, direct buffers in and out: no critical section. */
+  static native void hashGroupCvsDirect(int isa, ByteBuffer in, int off, int groups, int groupLog, int[] key,
+      long counter, int flags, ByteBuffer out, int outOff);
+
+  /** The non-root chaining values of {@code count} 64-byte parent blocks; {@code out} may be {@code in}. */
+  static native void hashParentCvs(int isa, byte[] in, int off, int count, int[] key, int flags, byte[] out,
+      int outOff);
+
+  /** As {@link #hashParentCvs}, direct buffers in and out. */
+  static native void hashParentCvsDirect(int isa, ByteBuffer in, int off, int count, int[] key, int flags,
+      ByteBuffer out, int outOff);
 }

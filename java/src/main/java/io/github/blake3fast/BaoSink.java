@@ -1,0 +1,42 @@
+package io.github.blake3fast;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+
+/**
+ * Where an outboard is built: written by position, because a tree's parents are known bottom-up
+ * but stored top-down (pre-order), and by several threads at once, each at its own positions.
+ */
+abstract class BaoSink {
+  abstract void write(long pos, byte[] b, int off, int len) throws IOException;
+
+  static final class Array extends BaoSink {
+    final byte[] bytes;
+
+    Array(int size) {
+      bytes = new byte[size];
+    }
+
+    @Override
+    void write(long pos, byte[] b, int off, int len) {
+      System.arraycopy(b, off, bytes, (int) pos, len);
+    }
+  }
+
+  static final class Channel extends BaoSink {
+    private final FileChannel ch;
+
+    Channel(FileChannel ch) {
+      this.ch = ch;
+    }
+
+    @Override
+    void write(long pos, byte[] b, int off, int len) throws IOException {
+      ByteBuffer buf = ByteBuffer.wrap(b, off, len);
+      while (buf.hasRemaining()) {
+        ch.write(buf, pos + buf.position() - off);
+      }
+    }
+  }
+}
