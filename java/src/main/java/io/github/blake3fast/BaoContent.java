@@ -16,8 +16,13 @@ abstract class BaoContent {
     this.length = length;
   }
 
-  /** Values of {@code count} whole groups from group {@code first}, into {@code out[outOff..]}. */
-  abstract void groupCvs(Kernel k, long first, int count, int groupLog, byte[] out, int outOff) throws IOException;
+  /**
+   * Values of {@code count} whole groups from group {@code first}, into {@code out[outOff..]}.
+   * Returns a buffer whose first bytes are those groups' content (the calling thread's, valid
+   * until its next call), for an encoder that writes the content too.
+   */
+  abstract ByteBuffer groupCvs(Kernel k, long first, int count, int groupLog, byte[] out, int outOff)
+      throws IOException;
 
   /** Exactly {@code len} bytes from {@code pos}. */
   abstract void read(long pos, byte[] b, int off, int len) throws IOException;
@@ -35,17 +40,19 @@ abstract class BaoContent {
     }
 
     @Override
-    void groupCvs(Kernel k, long first, int count, int groupLog, byte[] out, int outOff) {
+    ByteBuffer groupCvs(Kernel k, long first, int count, int groupLog, byte[] out, int outOff) {
       int off = (int) (first * (Spec.CHUNK_LEN << groupLog));
+      int len = count * (Spec.CHUNK_LEN << groupLog);
       if (buf.hasArray()) {
         BaoHashing.groupCvs(k, buf.array(), buf.arrayOffset() + off, count, groupLog, first, out, outOff);
       } else if (buf.isDirect() && k.supportsDirect()) {
         BaoHashing.groupCvs(k, buf, off, count, groupLog, first, out, outOff);
       } else {
-        byte[] copy = new byte[count * (Spec.CHUNK_LEN << groupLog)];
+        byte[] copy = new byte[len];
         buf.get(off, copy);
         BaoHashing.groupCvs(k, copy, 0, count, groupLog, first, out, outOff);
       }
+      return buf.slice(off, len);
     }
 
     @Override
@@ -70,7 +77,7 @@ abstract class BaoContent {
     }
 
     @Override
-    void groupCvs(Kernel k, long first, int count, int groupLog, byte[] out, int outOff) throws IOException {
+    ByteBuffer groupCvs(Kernel k, long first, int count, int groupLog, byte[] out, int outOff) throws IOException {
       int len = count * (Spec.CHUNK_LEN << groupLog);
       long pos = first * (Spec.CHUNK_LEN << groupLog);
       if (k.supportsDirect()) {
@@ -82,6 +89,7 @@ abstract class BaoContent {
         b.clear().limit(len);
         fill(b, pos);
         BaoHashing.groupCvs(k, b, 0, count, groupLog, first, out, outOff);
+        return b;
       } else {
         byte[] a = heap.get();
         if (a == null || a.length < len) {
@@ -90,6 +98,7 @@ abstract class BaoContent {
         }
         read(pos, a, 0, len);
         BaoHashing.groupCvs(k, a, 0, count, groupLog, first, out, outOff);
+        return ByteBuffer.wrap(a);
       }
     }
 

@@ -5,8 +5,9 @@ import java.io.OutputStream;
 import java.util.concurrent.Executor;
 
 /**
- * Builds a Bao outboard (the header and every parent, in pre-order) for an input of known
- * length, and from it the combined encoding.
+ * Builds a Bao outboard (the header and every parent, in pre-order) or the combined encoding
+ * (the same with each group's content after the parents before it) for an input of known
+ * length, writing every node at its place: in one pass, whatever the order of the work.
  *
  * <p>The input is cut into windows: aligned complete subtrees of about 1 MiB. Each window is
  * hashed on its own, on any thread (its group values in one kernel call, the levels above in
@@ -21,14 +22,18 @@ final class BaoEncoder {
   private final BaoTree tree;
   private final BaoContent content;
   private final BaoSink sink;
+  private final boolean combined;
+  /** Per thread: a window's combined-encoding bytes, gathered for one write. */
+  private final ThreadLocal<java.nio.ByteBuffer> region = new ThreadLocal<>();
   private final Kernel kernel;
   private final int windowLog;
   private final long windows;
   /** Per window: its value (32 bytes) then its top parent block (64 bytes), if computed. */
   private final byte[] windowNodes;
 
-  BaoEncoder(Kernel kernel, BaoTree tree, BaoContent content, BaoSink sink) {
+  BaoEncoder(Kernel kernel, BaoTree tree, BaoContent content, BaoSink sink, boolean combined) {
     this.kernel = kernel;
+    this.combined = combined;
     this.tree = tree;
     this.content = content;
     this.sink = sink;
@@ -70,13 +75,17 @@ final class BaoEncoder {
   private byte[] subtree(long first, int log, int depth) throws IOException {
     int count = 1 << log;
     byte[] levels = new byte[BaoHashing.CV_LEN * (2 * count - 1)];
-    content.groupCvs(kernel, first, count, tree.groupLog, levels, 0);
+    java.nio.ByteBuffer bytes = content.groupCvs(kernel, first, count, tree.groupLog, levels, 0);
     byte[] result = new byte[96];
+    byte[] parents = new byte[BaoTree.PARENT_LEN * (count - 1)];
     if (log > 0) {
-      byte[] parents = new byte[BaoTree.PARENT_LEN * (count - 1)];
       BaoHashing.buildLevels(kernel, levels, log, parents, 0);
-      sink.write(tree.outboardParentPos(first, depth), parents, 0, parents.length);
       System.arraycopy(parents, 0, result, 32, 64);
+    }
+    if (combined) {
+      sink.write(tree.combinedParentPos(first, depth), interleave(log, bytes, parents));
+    } else if (log > 0) {
+      sink.write(tree.outboardParentPos(first, depth), parents, 0, parents.length);
     }
     System.arraycopy(levels, levels.length - 32, result, 0, 32);
     return result;
@@ -88,6 +97,9 @@ final class BaoEncoder {
       int size = tree.groupSize(first);
       byte[] bytes = new byte[size];
       content.read(first * tree.groupLen, bytes, 0, size);
+      if (combined) {
+        sink.write(tree.combinedParentPos(first, depth), bytes, 0, size);
+      }
       return root ? BaoHashing.soleGroupHash(kernel, bytes, 0, size)
           : BaoHashing.groupCv(kernel, bytes, 0, size, first * tree.groupLen);
     }
@@ -106,12 +118,40 @@ final class BaoEncoder {
     byte[] block = new byte[BaoTree.PARENT_LEN];
     System.arraycopy(node(first, left, depth + 1, false), 0, block, 0, 32);
     System.arraycopy(node(first + left, count - left, depth + 1, false), 0, block, 32, 32);
-    sink.write(tree.outboardParentPos(first, depth), block, 0, block.length);
+    sink.write(combined ? tree.combinedParentPos(first, depth) : tree.outboardParentPos(first, depth), block, 0,
+        block.length);
     return root ? BaoHashing.rootParent(block, 0) : BaoHashing.parentCv(block, 0);
   }
 
+  /** A complete subtree's combined bytes: its parents and groups in pre-order, in one buffer. */
+  private java.nio.ByteBuffer interleave(int log, java.nio.ByteBuffer bytes, byte[] parents) {
+    int count = 1 << log;
+    int len = count * tree.groupLen + parents.length;
+    java.nio.ByteBuffer r = region.get();
+    if (r == null || r.capacity() < len) {
+      r = java.nio.ByteBuffer.allocateDirect(len);
+      region.set(r);
+    }
+    r.clear();
+    int[] at = new int[2];
+    gather(log, bytes, parents, r, at);
+    return r.flip();
+  }
+
+  private void gather(int log, java.nio.ByteBuffer bytes, byte[] parents, java.nio.ByteBuffer r, int[] at) {
+    if (log == 0) {
+      r.put(bytes.duplicate().position(at[0]).limit(at[0] + tree.groupLen));
+      at[0] += tree.groupLen;
+      return;
+    }
+    r.put(parents, at[1], BaoTree.PARENT_LEN);
+    at[1] += BaoTree.PARENT_LEN;
+    gather(log - 1, bytes, parents, r, at);
+    gather(log - 1, bytes, parents, r, at);
+  }
+
   /**
-   * Writes the combined encoding: the outboard's header and parents, each group's content
+   * Writes the combined encoding to a stream, which cannot seek: the outboard's header and parents, each group's content
    * after the parents that precede it in pre-order.
    */
   static void interleave(BaoTree tree, BaoInput outboard, BaoInput content, OutputStream out) throws IOException {

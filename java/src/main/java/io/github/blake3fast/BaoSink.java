@@ -11,6 +11,9 @@ import java.nio.channels.FileChannel;
 abstract class BaoSink {
   abstract void write(long pos, byte[] b, int off, int len) throws IOException;
 
+  /** Writes the buffer's remaining bytes at {@code pos}. */
+  abstract void write(long pos, ByteBuffer b) throws IOException;
+
   static final class Array extends BaoSink {
     final byte[] bytes;
 
@@ -21,6 +24,11 @@ abstract class BaoSink {
     @Override
     void write(long pos, byte[] b, int off, int len) {
       System.arraycopy(b, off, bytes, (int) pos, len);
+    }
+
+    @Override
+    void write(long pos, ByteBuffer b) {
+      b.get(bytes, (int) pos, b.remaining());
     }
   }
 
@@ -33,9 +41,14 @@ abstract class BaoSink {
 
     @Override
     void write(long pos, byte[] b, int off, int len) throws IOException {
-      ByteBuffer buf = ByteBuffer.wrap(b, off, len);
-      while (buf.hasRemaining()) {
-        ch.write(buf, pos + buf.position() - off);
+      write(pos, ByteBuffer.wrap(b, off, len));
+    }
+
+    @Override
+    void write(long pos, ByteBuffer b) throws IOException {
+      long at = pos;
+      while (b.hasRemaining()) {
+        at += ch.write(b, at);
       }
     }
   }

@@ -153,13 +153,15 @@ public final class Blake3Bao {
    */
   public byte[] encode(byte[] input) {
     Objects.requireNonNull(input, "input");
-    ByteArrayOutputStream out = new ByteArrayOutputStream(checkedArraySize(encodedSize(input.length)));
+    BaoTree tree = tree(input.length);
+    BaoSink.Array sink = new BaoSink.Array(checkedArraySize(tree.encodedSize()));
     try {
-      encode(ByteBuffer.wrap(input), out);
+      new BaoEncoder(kernel(), tree, new BaoContent.Array(ByteBuffer.wrap(input)), sink, true)
+          .encode(Parallel.commonPool(), Parallel.helpers(Parallel.commonPool()));
     } catch (IOException e) {
       throw new UncheckedIOException(e); // arrays do not fail
     }
-    return out.toByteArray();
+    return sink.bytes;
   }
 
   /**
@@ -173,7 +175,7 @@ public final class Blake3Bao {
     BaoTree tree = tree(input.length);
     BaoSink.Array sink = new BaoSink.Array(checkedArraySize(tree.outboardSize()));
     try {
-      new BaoEncoder(kernel(), tree, new BaoContent.Array(ByteBuffer.wrap(input)), sink).encode(Parallel.commonPool(),
+      new BaoEncoder(kernel(), tree, new BaoContent.Array(ByteBuffer.wrap(input)), sink, false).encode(Parallel.commonPool(),
           Parallel.helpers(Parallel.commonPool()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -254,8 +256,8 @@ public final class Blake3Bao {
   }
 
   /**
-   * Writes the combined encoding of a file to another file (created or truncated). The input is
-   * read in windows on several threads; the output is written in one pass.
+   * Writes the combined encoding of a file to another file (created or truncated), each node
+   * straight to its place: the input is read and hashed in windows on several threads.
    *
    * @param input the content's file
    * @param output the encoding's file
@@ -263,9 +265,7 @@ public final class Blake3Bao {
    * @throws IOException if reading or writing fails
    */
   public byte[] encode(Path input, Path output) throws IOException {
-    try (FileChannel out = openOutput(output)) {
-      return encode(input, out);
-    }
+    return toFile(input, output, true);
   }
 
   /**
@@ -278,11 +278,19 @@ public final class Blake3Bao {
    * @throws IOException if reading or writing fails
    */
   public byte[] outboard(Path input, Path output) throws IOException {
+    return toFile(input, output, false);
+  }
+
+  private byte[] toFile(Path input, Path output, boolean combined) throws IOException {
     try (FileChannel in = FileChannel.open(input, StandardOpenOption.READ);
         FileChannel out = openOutput(output)) {
       BaoContent content = new BaoContent.File(in, in.size());
-      return new BaoEncoder(kernel(), tree(content.length), content, new BaoSink.Channel(out)).encode(Parallel.commonPool(),
-          Parallel.helpers(Parallel.commonPool()));
+      BaoTree tree = tree(content.length);
+      if (combined) {
+        tree.encodedSize(); // ArithmeticException before any work if no file could hold it
+      }
+      return new BaoEncoder(kernel(), tree, content, new BaoSink.Channel(out), combined)
+          .encode(Parallel.commonPool(), Parallel.helpers(Parallel.commonPool()));
     }
   }
 
@@ -345,7 +353,7 @@ public final class Blake3Bao {
         sink = new BaoSink.Channel(spool.channel());
         outboard = BaoInput.of(spool.channel());
       }
-      byte[] hash = new BaoEncoder(kernel(), tree, content, sink).encode(pool, Parallel.helpers(pool));
+      byte[] hash = new BaoEncoder(kernel(), tree, content, sink, false).encode(pool, Parallel.helpers(pool));
       OutputStream buffered = new BufferedOutputStream(out, 1 << 20);
       if (combined) {
         BaoEncoder.interleave(tree, outboard, content.input(), buffered);
