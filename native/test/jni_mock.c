@@ -432,6 +432,10 @@ static const struct {
     {"hashOneShotCopy", "(I[BII[IIJ[BII)V"},
     {"rootOutputCopy", "(I[I[IIIJ[BII)V"},
     {"hashMapped", "(ILjava/io/FileDescriptor;JI[IJI[II)I"},
+    {"hashGroupCvs", "(I[BIII[IJI[BI)V"},
+    {"hashGroupCvsDirect", "(ILjava/nio/ByteBuffer;III[IJILjava/nio/ByteBuffer;I)V"},
+    {"hashParentCvs", "(I[BII[II[BI)V"},
+    {"hashParentCvsDirect", "(ILjava/nio/ByteBuffer;II[IILjava/nio/ByteBuffer;I)V"},
 };
 
 static void *native_fn(const char *name, const char *sig) {
@@ -960,7 +964,7 @@ int main(int argc, char **argv) {
   N.root_output_copy = (fn_root)f[12];
   N.mapped = (fn_mapped)f[13];
 
-  check(N.abi_version(&g_env, NULL) == 5, "abiVersion is 5");
+  check(N.abi_version(&g_env, NULL) == 6, "abiVersion is 6");
   const jint supported = N.supported_isas(&g_env, NULL);
   check(supported & 1, "portable is supported");
   const char *cap_env = getenv("BLAKE3_ISA");
