@@ -375,6 +375,18 @@ size_t blake3_hash_subtrees(const blake3_kernel *k, const uint8_t *input, size_t
                             const uint32_t key[8], uint64_t counter, uint8_t flags,
                             uint32_t *cvs_out);
 
+/* Bao trees (verified streaming): the non-root CV of each of `groups` consecutive whole groups
+ * of 2^group_log chunks, the first at chunk `counter` (a multiple of the group size), written
+ * as 32 bytes each to out. A group of one chunk goes through hash_many with its neighbours. */
+void blake3_hash_group_cvs(const blake3_kernel *k, const uint8_t *input, size_t groups,
+                           unsigned group_log, const uint32_t key[8], uint64_t counter,
+                           uint8_t flags, uint8_t *out);
+
+/* The non-root CVs of `count` parent nodes, each a 64-byte block (two child CVs) at
+ * blocks + 64 * i, written as 32 bytes each to out (which may be `blocks` itself). */
+void blake3_hash_parent_cvs(const blake3_kernel *k, const uint8_t *blocks, size_t count,
+                            const uint32_t key[8], uint8_t flags, uint8_t *out);
+
 /* One-shot hash of a whole input: out_len bytes of root output starting at byte `seek`. */
 void blake3_hash_oneshot(const blake3_kernel *k, const uint8_t *input, size_t len,
                          const uint32_t key[8], uint8_t flags, uint64_t seek, uint8_t *out,

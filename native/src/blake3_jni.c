@@ -479,6 +479,85 @@ static void JNICALL b3j_hash_many_direct(JNIEnv *env, jclass cls, jint isa, jobj
   (*env)->SetByteArrayRegion(env, out, out_off, count * BLAKE3_OUT_LEN, (const jbyte *)hashes);
 }
 
+/* Bao trees: group CVs from a pinned array, as bytes into a pinned output array. */
+static void JNICALL b3j_hash_group_cvs(JNIEnv *env, jclass cls, jint isa, jbyteArray in, jint off,
+                                       jint groups, jint group_log, jintArray key, jlong counter,
+                                       jint flags, jbyteArray out, jint out_off) {
+  (void)cls;
+  uint32_t kw[8];
+  if (!b3j_key(env, key, kw)) return;
+  const blake3_kernel *k = b3j_kernel(isa);
+  uint8_t *p = (uint8_t *)(*env)->GetPrimitiveArrayCritical(env, in, NULL);
+  if (p == NULL) {
+    b3j_throw_oom(env);
+    return;
+  }
+  uint8_t *o = (uint8_t *)(*env)->GetPrimitiveArrayCritical(env, out, NULL);
+  if (o == NULL) {
+    (*env)->ReleasePrimitiveArrayCritical(env, in, p, JNI_ABORT);
+    b3j_throw_oom(env);
+    return;
+  }
+  blake3_hash_group_cvs(k, p + off, (size_t)groups, (unsigned)group_log, kw, (uint64_t)counter,
+                        (uint8_t)flags, o + out_off);
+  (*env)->ReleasePrimitiveArrayCritical(env, out, o, 0);
+  (*env)->ReleasePrimitiveArrayCritical(env, in, p, JNI_ABORT);
+}
+
+/* Direct buffers in and out: no critical section at all (NativeKernel's path where arrays are
+ * copied rather than pinned, and for content read into direct buffers). */
+static void JNICALL b3j_hash_group_cvs_direct(JNIEnv *env, jclass cls, jint isa, jobject in,
+                                              jint off, jint groups, jint group_log,
+                                              jintArray key, jlong counter, jint flags, jobject out,
+                                              jint out_off) {
+  (void)cls;
+  uint32_t kw[8];
+  if (!b3j_key(env, key, kw)) return;
+  uint8_t *p = b3j_direct(env, in);
+  if (p == NULL) return;
+  uint8_t *o = b3j_direct(env, out);
+  if (o == NULL) return;
+  blake3_hash_group_cvs(b3j_kernel(isa), p + off, (size_t)groups, (unsigned)group_log, kw,
+                        (uint64_t)counter, (uint8_t)flags, o + out_off);
+}
+
+static void JNICALL b3j_hash_parent_cvs_direct(JNIEnv *env, jclass cls, jint isa, jobject in,
+                                               jint off, jint count, jintArray key, jint flags,
+                                               jobject out, jint out_off) {
+  (void)cls;
+  uint32_t kw[8];
+  if (!b3j_key(env, key, kw)) return;
+  uint8_t *p = b3j_direct(env, in);
+  if (p == NULL) return;
+  uint8_t *o = b3j_direct(env, out);
+  if (o == NULL) return;
+  blake3_hash_parent_cvs(b3j_kernel(isa), p + off, (size_t)count, kw, (uint8_t)flags, o + out_off);
+}
+
+static void JNICALL b3j_hash_parent_cvs(JNIEnv *env, jclass cls, jint isa, jbyteArray in,
+                                        jint off, jint count, jintArray key, jint flags,
+                                        jbyteArray out, jint out_off) {
+  (void)cls;
+  uint32_t kw[8];
+  if (!b3j_key(env, key, kw)) return;
+  const blake3_kernel *k = b3j_kernel(isa);
+  const int same = (*env)->IsSameObject(env, in, out); /* asked before any critical section */
+  uint8_t *p = (uint8_t *)(*env)->GetPrimitiveArrayCritical(env, in, NULL);
+  if (p == NULL) {
+    b3j_throw_oom(env);
+    return;
+  }
+  uint8_t *o = same ? p : (uint8_t *)(*env)->GetPrimitiveArrayCritical(env, out, NULL);
+  if (o == NULL) {
+    (*env)->ReleasePrimitiveArrayCritical(env, in, p, JNI_ABORT);
+    b3j_throw_oom(env);
+    return;
+  }
+  blake3_hash_parent_cvs(k, p + off, (size_t)count, kw, (uint8_t)flags, o + out_off);
+  if (!same) (*env)->ReleasePrimitiveArrayCritical(env, out, o, 0);
+  (*env)->ReleasePrimitiveArrayCritical(env, in, p, same ? 0 : JNI_ABORT);
+}
+
 static JNINativeMethod b3j_methods[] = {
     {"abiVersion", "()I", (void *)b3j_abi_version},
     {"supportedIsas", "()I", (void *)b3j_supported_isas},
@@ -496,6 +575,12 @@ static JNINativeMethod b3j_methods[] = {
     {"hashMapped", "(ILjava/io/FileDescriptor;JI[IJI[II)I", (void *)b3j_hash_mapped},
     {"hashMany", "(I[B[I[III[II[BI)V", (void *)b3j_hash_many},
     {"hashManyDirect", "(ILjava/nio/ByteBuffer;[I[III[II[BI)V", (void *)b3j_hash_many_direct},
+    {"hashGroupCvs", "(I[BIII[IJI[BI)V", (void *)b3j_hash_group_cvs},
+    {"hashGroupCvsDirect", "(ILjava/nio/ByteBuffer;III[IJILjava/nio/ByteBuffer;I)V",
+     (void *)b3j_hash_group_cvs_direct},
+    {"hashParentCvs", "(I[BII[II[BI)V", (void *)b3j_hash_parent_cvs},
+    {"hashParentCvsDirect", "(ILjava/nio/ByteBuffer;II[IILjava/nio/ByteBuffer;I)V",
+     (void *)b3j_hash_parent_cvs_direct},
 };
 
 /* The binary name from the system property (or the default), dots turned into slashes. */

@@ -230,6 +230,41 @@ size_t blake3_hash_subtrees(const blake3_kernel *k, const uint8_t *input, size_t
   return count;
 }
 
+void blake3_hash_group_cvs(const blake3_kernel *k, const uint8_t *input, size_t groups,
+                           unsigned group_log, const uint32_t key[8], uint64_t counter,
+                           uint8_t flags, uint8_t *out) {
+  if (group_log == 0) {
+    /* Chunk CVs are independent: `degree` of them per hash_many call, the widest the kernel has. */
+    const uint8_t *ptrs[BLAKE3_MAX_DEGREE];
+    const size_t deg = k->degree;
+    for (size_t i = 0; i < groups; i += deg) {
+      const size_t n = groups - i < deg ? groups - i : deg;
+      for (size_t j = 0; j < n; j++) ptrs[j] = input + (i + j) * BLAKE3_CHUNK_LEN;
+      k->hash_many(ptrs, n, B3T_BLOCKS_PER_CHUNK, key, counter + i, 1, flags, CHUNK_START,
+                   CHUNK_END, out + 32 * i);
+    }
+    return;
+  }
+  const uint64_t n = (uint64_t)1 << group_log;
+  for (size_t g = 0; g < groups; g++)
+    b3t_subtree(k, input + (size_t)(g * n) * BLAKE3_CHUNK_LEN, n, key, counter + g * n, flags,
+                out + 32 * g);
+}
+
+void blake3_hash_parent_cvs(const blake3_kernel *k, const uint8_t *blocks, size_t count,
+                            const uint32_t key[8], uint8_t flags, uint8_t *out) {
+  const uint8_t *ptrs[BLAKE3_MAX_DEGREE];
+  uint8_t tmp[BLAKE3_MAX_DEGREE * 32];
+  const size_t deg = k->degree;
+  for (size_t i = 0; i < count; i += deg) {
+    const size_t n = count - i < deg ? count - i : deg;
+    for (size_t j = 0; j < n; j++) ptrs[j] = blocks + 64 * (i + j);
+    k->hash_many(ptrs, n, 1, key, 0, 0, (uint8_t)(flags | PARENT), 0, 0, tmp);
+    /* through tmp: out may overlap blocks (a level reduced in place) */
+    memcpy(out + 32 * i, tmp, 32 * n);
+  }
+}
+
 void blake3_hash_oneshot(const blake3_kernel *k, const uint8_t *input, size_t len,
                          const uint32_t key[8], uint8_t flags, uint64_t seek, uint8_t *out,
                          size_t out_len) {

@@ -342,6 +342,39 @@ static void test_subtrees(const blake3_kernel *k) {
   section_end("hash_subtrees");
 }
 
+/* Bao trees: each group's CV equals the reference subtree's, and the parents of the chunk CVs
+ * taken in pairs equal the CVs of groups of two chunks (the same nodes by another road). */
+static void test_bao_trees(const blake3_kernel *k) {
+  section_begin();
+  static uint8_t got[64 * 32 + 64], pairs[64 * 32];
+  static uint32_t want[8 * 128];
+  static const size_t counts[] = {1, 2, 3, 16, 17, 40, 64};
+  for (unsigned log = 0; log <= 3; log++) {
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+      const size_t groups = counts[c];
+      const uint64_t counter = (rnd_below(1u << 20) + (c & 1 ? 1ULL << 32 : 0)) << log;
+      const uint8_t *in = g_pool + rnd_below(64);
+      memset(got, 0xA5, sizeof got);
+      blake3_hash_group_cvs(k, in, groups, log, blake3_iv, counter, 0, got);
+      int ok = all_equal(got + 32 * groups, 64, 0xA5);
+      for (size_t g = 0; g < groups; g++) {
+        size_t n = ref_subtrees(in + g * (1024u << log), 1u << log, blake3_iv, 0, counter + (g << log), want);
+        uint8_t bytes[32];
+        for (int w = 0; w < 8; w++) blake3_store32(bytes + 4 * w, want[w]);
+        ok &= n == 1 && memcmp(got + 32 * g, bytes, 32) == 0;
+      }
+      check(ok, "group_cvs log=%u groups=%zu counter=%" PRIu64, log, groups, counter);
+      if (log == 0 && groups % 2 == 0) {
+        memcpy(pairs, got, 32 * groups);
+        blake3_hash_parent_cvs(k, pairs, groups / 2, blake3_iv, 0, pairs); /* in place */
+        blake3_hash_group_cvs(k, in, groups / 2, 1, blake3_iv, counter, 0, got);
+        check(memcmp(pairs, got, 16 * groups) == 0, "parent_cvs of %zu chunk pairs", groups / 2);
+      }
+    }
+  }
+  section_end("bao group_cvs, parent_cvs");
+}
+
 /* One oneshot comparison against the reference, with a canary after the output. */
 static void oneshot_case(const blake3_kernel *k, size_t len, int mode, uint64_t seek,
                          size_t out_len) {
@@ -714,6 +747,7 @@ int main(int argc, char **argv) {
     test_batch(k);
     test_xof_many(k);
     test_subtrees(k);
+    test_bao_trees(k);
     test_oneshot(k);
     test_root_output(k, portable);
     test_vectors(k, vec_oneshot, vectors);

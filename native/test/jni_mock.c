@@ -437,6 +437,10 @@ static const struct {
     {"hashMapped", "(ILjava/io/FileDescriptor;JI[IJI[II)I"},
     {"hashMany", "(I[B[I[III[II[BI)V"},
     {"hashManyDirect", "(ILjava/nio/ByteBuffer;[I[III[II[BI)V"},
+    {"hashGroupCvs", "(I[BIII[IJI[BI)V"},
+    {"hashGroupCvsDirect", "(ILjava/nio/ByteBuffer;III[IJILjava/nio/ByteBuffer;I)V"},
+    {"hashParentCvs", "(I[BII[II[BI)V"},
+    {"hashParentCvsDirect", "(ILjava/nio/ByteBuffer;II[IILjava/nio/ByteBuffer;I)V"},
 };
 
 static void *native_fn(const char *name, const char *sig) {

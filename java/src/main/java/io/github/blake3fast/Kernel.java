@@ -83,4 +83,54 @@ interface Kernel {
       int[] cvs, int cvsOff) {
     return MAPPED_UNAVAILABLE;
   }
+
+  /**
+   * The non-root chaining value of each of {@code groups} whole groups of {@code 2^groupLog}
+   * chunks, the first at chunk {@code counter} (a multiple of the group size), 32 bytes each
+   * into {@code out[outOff..]}: the leaves of a Bao tree. This default asks
+   * {@link #hashSubtrees} once per group; the native kernel batches the groups in one call.
+   */
+  default void groupCvs(byte[] in, int off, int groups, int groupLog, int[] key, long counter, int flags,
+      byte[] out, int outOff) {
+    int[] cv = new int[8 * 128];
+    int len = Spec.CHUNK_LEN << groupLog;
+    for (int g = 0; g < groups; g++) {
+      hashSubtrees(in, off + g * len, len, key, counter + ((long) g << groupLog), flags, cv, 0);
+      putCv(cv, out, outOff + 32 * g);
+    }
+  }
+
+  /** As above, from a direct buffer at absolute index {@code off}; only if {@link #supportsDirect}. */
+  default void groupCvs(ByteBuffer direct, int off, int groups, int groupLog, int[] key, long counter, int flags,
+      byte[] out, int outOff) {
+    int[] cv = new int[8 * 128];
+    int len = Spec.CHUNK_LEN << groupLog;
+    for (int g = 0; g < groups; g++) {
+      hashSubtrees(direct, off + g * len, len, key, counter + ((long) g << groupLog), flags, cv, 0);
+      putCv(cv, out, outOff + 32 * g);
+    }
+  }
+
+  /**
+   * The non-root chaining values of {@code count} parent nodes, each a 64-byte block at
+   * {@code in[off + 64 i]}, 32 bytes each into {@code out[outOff..]}; {@code out} may be
+   * {@code in} with {@code outOff <= off} (a tree level reduced in place).
+   */
+  default void parentCvs(byte[] in, int off, int count, int[] key, int flags, byte[] out, int outOff) {
+    int[] block = new int[16];
+    int[] cv = new int[8];
+    for (int i = 0; i < count; i++) {
+      for (int w = 0; w < 16; w++) {
+        block[w] = Compress.word(in, off + 64 * i + 4 * w);
+      }
+      Compress.compressWords(key, 0, block, 0, 0, Spec.BLOCK_LEN, flags | Spec.PARENT, cv, 0, false);
+      putCv(cv, out, outOff + 32 * i);
+    }
+  }
+
+  private static void putCv(int[] cv, byte[] out, int at) {
+    for (int w = 0; w < 8; w++) {
+      Compress.putWord(out, at + 4 * w, cv[w]);
+    }
+  }
 }

@@ -105,4 +105,23 @@ final class NativeBlake3 {
   /** {@link #hashMany} with the messages in a direct buffer (offsets from its start): no pin. */
   static native void hashManyDirect(int isa, ByteBuffer data, int[] offsets, int[] lengths, int from, int count,
       int[] key, int flags, byte[] out, int outOff);
+
+  /**
+   * The non-root chaining value of each of {@code groups} whole groups of 2^groupLog chunks,
+   * the first at chunk {@code counter}, 32 bytes each into {@code out[outOff..]} (Bao trees).
+   */
+  static native void hashGroupCvs(int isa, byte[] in, int off, int groups, int groupLog, int[] key, long counter,
+      int flags, byte[] out, int outOff);
+
+  /** As {@link #hashGroupCvs}, direct buffers in and out: no critical section. */
+  static native void hashGroupCvsDirect(int isa, ByteBuffer in, int off, int groups, int groupLog, int[] key,
+      long counter, int flags, ByteBuffer out, int outOff);
+
+  /** The non-root chaining values of {@code count} 64-byte parent blocks; {@code out} may be {@code in}. */
+  static native void hashParentCvs(int isa, byte[] in, int off, int count, int[] key, int flags, byte[] out,
+      int outOff);
+
+  /** As {@link #hashParentCvs}, direct buffers in and out. */
+  static native void hashParentCvsDirect(int isa, ByteBuffer in, int off, int count, int[] key, int flags,
+      ByteBuffer out, int outOff);
 }

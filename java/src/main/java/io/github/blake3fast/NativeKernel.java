@@ -288,4 +288,60 @@ final class NativeKernel implements Kernel {
       outLen -= n;
     }
   }
+
+  // Bao trees: one call for many groups or parents. Arrays are pinned where this kernel pins;
+  // elsewhere they go through direct buffers of the calling thread ({@link BaoScratch}), and
+  // when direct memory cannot be had, through the defaults, one subtree call per group.
+
+  @Override
+  public void groupCvs(byte[] in, int off, int groups, int groupLog, int[] key, long counter, int flags,
+      byte[] out, int outOff) {
+    int len = groups * (Spec.CHUNK_LEN << groupLog);
+    Objects.checkFromIndexSize(off, len, in.length);
+    Objects.checkFromIndexSize(outOff, 32 * groups, out.length);
+    if (pin) {
+      NativeBlake3.hashGroupCvs(isa, in, off, groups, groupLog, key, counter, flags, out, outOff);
+      return;
+    }
+    BaoScratch s = BaoScratch.get(len, 32 * groups);
+    if (s == null) {
+      Kernel.super.groupCvs(in, off, groups, groupLog, key, counter, flags, out, outOff);
+      return;
+    }
+    s.in.put(0, in, off, len);
+    NativeBlake3.hashGroupCvsDirect(isa, s.in, 0, groups, groupLog, key, counter, flags, s.out, 0);
+    s.out.get(0, out, outOff, 32 * groups);
+  }
+
+  @Override
+  public void groupCvs(ByteBuffer direct, int off, int groups, int groupLog, int[] key, long counter, int flags,
+      byte[] out, int outOff) {
+    Objects.checkFromIndexSize(off, groups * (Spec.CHUNK_LEN << groupLog), direct.capacity());
+    Objects.checkFromIndexSize(outOff, 32 * groups, out.length);
+    BaoScratch s = BaoScratch.get(0, 32 * groups);
+    if (s == null) {
+      Kernel.super.groupCvs(direct, off, groups, groupLog, key, counter, flags, out, outOff);
+      return;
+    }
+    NativeBlake3.hashGroupCvsDirect(isa, direct, off, groups, groupLog, key, counter, flags, s.out, 0);
+    s.out.get(0, out, outOff, 32 * groups);
+  }
+
+  @Override
+  public void parentCvs(byte[] in, int off, int count, int[] key, int flags, byte[] out, int outOff) {
+    Objects.checkFromIndexSize(off, 64 * count, in.length);
+    Objects.checkFromIndexSize(outOff, 32 * count, out.length);
+    if (pin) {
+      NativeBlake3.hashParentCvs(isa, in, off, count, key, flags, out, outOff);
+      return;
+    }
+    BaoScratch s = BaoScratch.get(64 * count, 32 * count);
+    if (s == null) {
+      Kernel.super.parentCvs(in, off, count, key, flags, out, outOff);
+      return;
+    }
+    s.in.put(0, in, off, 64 * count);
+    NativeBlake3.hashParentCvsDirect(isa, s.in, 0, count, key, flags, s.out, 0);
+    s.out.get(0, out, outOff, 32 * count);
+  }
 }

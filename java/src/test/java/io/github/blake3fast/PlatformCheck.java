@@ -60,6 +60,14 @@ public final class PlatformCheck {
     } catch (IOException | RuntimeException e) {
       c.check(false, "reading " + vectors + ": " + e);
     }
+    Path bao = Paths.get(vectors).resolveSibling("bao").resolve("test_vectors.json");
+    if (Files.isRegularFile(bao)) {
+      try {
+        c.baoVectors(bao);
+      } catch (IOException | RuntimeException e) {
+        c.check(false, "Bao vectors " + bao + ": " + e);
+      }
+    }
     c.randomInputs(scale);
     c.largeInput();
     System.out.println(c.passed + " passed, " + c.failed + " failed");
@@ -106,6 +114,58 @@ public final class PlatformCheck {
         System.out.println("FAIL: " + what);
       }
     }
+  }
+
+  // ---- Bao ---------------------------------------------------------------------------------
+
+  /**
+   * The bao crate's vectors (test-vectors/bao, beside the BLAKE3 vectors): encodings and
+   * outboards by their hash, a decode of each, and every listed corruption refused.
+   */
+  @SuppressWarnings("unchecked")
+  private void baoVectors(Path file) throws IOException {
+    Map<String, Object> top = (Map<String, Object>) Json.parse(new String(Files.readAllBytes(file),
+        StandardCharsets.UTF_8));
+    Blake3Bao bao = Blake3Bao.standard();
+    int before = failed;
+    int corruptions = 0;
+    for (String section : new String[] {"encode", "outboard"}) {
+      for (Object o : (List<Object>) top.get(section)) {
+        Map<String, Object> tc = (Map<String, Object>) o;
+        int len = ((Number) tc.get("input_len")).intValue();
+        byte[] in = new byte[len];
+        for (int i = 0; i < len; i++) {
+          in[i] = (byte) ((i / 4 + 1) >>> (8 * (i % 4)));
+        }
+        byte[] hash = Blake3.fromHex((String) tc.get("bao_hash"));
+        boolean combined = section.equals("encode");
+        byte[] enc = combined ? bao.encode(in) : bao.outboard(in);
+        check(Blake3.toHex(Blake3.hash(enc)).equals(tc.get("encoded_blake3")), "bao " + section + " " + len);
+        try {
+          byte[] out = combined ? bao.decode(hash, enc) : bao.decodeOutboard(hash, in, enc);
+          check(Arrays.equals(in, out), "bao decode " + section + " " + len);
+        } catch (Blake3BaoException e) {
+          check(false, "bao decode " + section + " " + len + ": " + e.getMessage());
+        }
+        for (Object at : (List<Object>) tc.get(combined ? "corruptions" : "outboard_corruptions")) {
+          byte[] bad = enc.clone();
+          bad[((Number) at).intValue()] ^= 1;
+          try {
+            if (combined) {
+              bao.decode(hash, bad);
+            } else {
+              bao.decodeOutboard(hash, in, bad);
+            }
+            check(false, "bao " + section + " " + len + " corrupted at " + at + " decoded");
+          } catch (Blake3BaoException expected) {
+            corruptions++;
+            check(true, "refused");
+          }
+        }
+      }
+    }
+    System.out.println("Bao vectors: encode and outboard, " + corruptions + " corruptions refused: "
+        + (failed == before ? "ok" : "FAILED"));
   }
 
   // ---- the official vectors ----------------------------------------------------------------

@@ -1,0 +1,367 @@
+package io.github.blake3fast.cli;
+
+import io.github.blake3fast.Blake3;
+import io.github.blake3fast.Blake3Bao;
+import io.github.blake3fast.Blake3BaoDecoder;
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The bao command: the official {@code bao} tool's command line (bao_bin 0.12/0.13), over
+ * {@link Blake3Bao}. Outputs are byte for byte the official tool's; a failure (verification
+ * included) is one line on standard error, {@code Error: ...}, and status 1.
+ */
+public final class Bao {
+  private Bao() {}
+
+  static final String USAGE = "\n"
+      + "Usage: bao hash [<inputs>...]\n"
+      + "       bao encode <input> (<output> | --outboard=<file>)\n"
+      + "       bao decode <hash> [<input>] [<output>] [--outboard=<file>] [--start=<offset>] [--count=<count>]\n"
+      + "       bao slice <start> <count> [<input>] [<output>] [--outboard=<file>]\n"
+      + "       bao decode-slice <hash> <start> <count> [<input>] [<output>]\n"
+      + "       bao (--help | --version)\n";
+
+  static final String VERSION = "0.13.1";
+
+  /**
+   * Runs the command line and exits with its status.
+   *
+   * @param args the command line
+   */
+  public static void main(String[] args) {
+    if (System.getProperty("java.util.logging.config.file") == null) {
+      System.setProperty("java.util.logging.config.file", "/dev/null"); // stderr is the tool's alone
+    }
+    int status = run(args, new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out),
+        new FileOutputStream(FileDescriptor.err));
+    if (status != 0) {
+      System.exit(status);
+    }
+  }
+
+  /**
+   * Runs bao with these arguments and streams (none is closed).
+   *
+   * @param args the command line
+   * @param stdin standard input
+   * @param stdout standard output
+   * @param stderr standard error
+   * @return the exit status: 0, or 1 after a failure
+   */
+  public static int run(String[] args, InputStream stdin, OutputStream stdout, OutputStream stderr) {
+    try {
+      Args a = Args.parse(args);
+      if (a == null) {
+        stderr.write(USAGE.substring(1).getBytes(StandardCharsets.UTF_8));
+        stderr.flush();
+        return 1;
+      }
+      return new Command(a, stdin, stdout).run();
+    } catch (IOException | Fatal | RuntimeException e) {
+      String msg = e instanceof IOException && !(e instanceof io.github.blake3fast.Blake3BaoException)
+          ? OsErrors.describe((IOException) e) : e.getMessage();
+      try {
+        stdout.flush();
+        stderr.write(("Error: " + msg.replace('\n', ' ') + "\n").getBytes(StandardCharsets.UTF_8));
+        stderr.flush();
+      } catch (IOException ignored) {
+        // nowhere left to say it; the status says it
+      }
+      return 1;
+    }
+  }
+
+  /** The parsed command line, as docopt would read the usage above. */
+  static final class Args {
+    String command;
+    final List<String> positional = new ArrayList<>();
+    String outboard;
+    Long start;
+    Long count;
+
+    /** Null when the words do not fit the usage. */
+    static Args parse(String[] words) throws Fatal {
+      Args a = new Args();
+      boolean dashes = false;
+      for (int i = 0; i < words.length; i++) {
+        String w = words[i];
+        if (!dashes && w.equals("--")) {
+          dashes = true;
+        } else if (!dashes && w.startsWith("--") && w.length() > 2) {
+          String name = w.contains("=") ? w.substring(0, w.indexOf('=')) : w;
+          String value = w.contains("=") ? w.substring(w.indexOf('=') + 1) : null;
+          if (name.equals("--help") || name.equals("--version")) {
+            if (words.length != 1) {
+              return null;
+            }
+            a.command = name;
+            return a;
+          }
+          if (!name.equals("--outboard") && !name.equals("--start") && !name.equals("--count")) {
+            return null;
+          }
+          if (value == null) {
+            if (i + 1 >= words.length) {
+              return null;
+            }
+            value = words[++i];
+          }
+          switch (name) {
+            case "--outboard": a.outboard = value; break;
+            case "--start": a.start = number(value); break;
+            default: a.count = number(value); break;
+          }
+        } else if (a.command == null) {
+          a.command = w;
+        } else {
+          a.positional.add(w);
+        }
+      }
+      return a.fits() ? a : null;
+    }
+
+    private boolean fits() {
+      if (command == null) {
+        return false;
+      }
+      int n = positional.size();
+      boolean noDecodeFlags = start == null && count == null;
+      switch (command) {
+        case "hash": return outboard == null && noDecodeFlags;
+        case "encode": return noDecodeFlags && (outboard == null ? n == 2 : n == 1);
+        case "decode": return n >= 1 && n <= 3;
+        case "slice": return noDecodeFlags && n >= 2 && n <= 4;
+        case "decode-slice": return outboard == null && noDecodeFlags && n >= 3 && n <= 5;
+        default: return false;
+      }
+    }
+
+    private static long number(String s) throws Fatal {
+      try {
+        return Long.parseUnsignedLong(s) < 0 ? Long.MAX_VALUE : Long.parseUnsignedLong(s);
+      } catch (NumberFormatException e) {
+        throw new Fatal("invalid number: " + s);
+      }
+    }
+
+    String at(int i) {
+      return i < positional.size() ? positional.get(i) : null;
+    }
+  }
+
+  private static final class Command {
+    private final Args a;
+    private final InputStream stdin;
+    private final OutputStream stdout;
+    private final Blake3Bao bao = Blake3Bao.standard();
+
+    Command(Args a, InputStream stdin, OutputStream stdout) {
+      this.a = a;
+      this.stdin = stdin;
+      this.stdout = stdout;
+    }
+
+    int run() throws IOException, Fatal {
+      switch (a.command) {
+        case "--help": print(USAGE); return 0; // the official tool prints the usage with its leading newline
+        case "--version": print(VERSION + "\n"); return 0;
+        case "hash": return hash();
+        case "encode": encode(); return 0;
+        case "decode": decode(); return 0;
+        case "slice": slice(); return 0;
+        default: decodeSlice(); return 0;
+      }
+    }
+
+    private void print(String s) throws IOException {
+      stdout.write(s.getBytes(StandardCharsets.UTF_8));
+      stdout.flush();
+    }
+
+    private int hash() throws IOException {
+      if (a.positional.isEmpty()) {
+        print(Blake3.toHex(hashOne(null)) + "\n");
+        return 0;
+      }
+      boolean failed = false;
+      for (String name : a.positional) {
+        try {
+          byte[] h = hashOne(name);
+          print(Blake3.toHex(h) + (a.positional.size() > 1 ? "  " + name : "") + "\n");
+        } catch (IOException e) {
+          failed = true;
+          print("bao: " + name + ": " + OsErrors.describe(e) + "\n");
+        }
+      }
+      return failed ? 1 : 0;
+    }
+
+    private byte[] hashOne(String name) throws IOException {
+      Path p = path(name);
+      if (p == null) {
+        return Blake3.newHasher().update(stdin).digest();
+      }
+      if (Files.isDirectory(p)) {
+        throw new IOException(OsErrors.IS_A_DIRECTORY);
+      }
+      return Files.isRegularFile(p) ? Blake3.hashFile(p) : Blake3.newHasher().updateFile(p).digest();
+    }
+
+    private static Path path(String name) {
+      return name == null || name.equals("-") ? null : Paths.get(name);
+    }
+
+    private void encode() throws IOException, Fatal {
+      Path in = path(a.at(0));
+      Path out = path(a.outboard != null ? a.outboard : a.at(1));
+      if (in != null) {
+        Files.newByteChannel(in).close(); // the official tool opens the input first
+      }
+      if (out == null) {
+        throw new Fatal("output must be a real file");
+      }
+      if (in != null && Files.isRegularFile(in)) {
+        if (a.outboard != null) {
+          bao.outboard(in, out);
+        } else {
+          bao.encode(in, out);
+        }
+        return;
+      }
+      try (InputStream src = in == null ? stdin : Files.newInputStream(in);
+          OutputStream dst = new BufferedOutputStream(Files.newOutputStream(out), 1 << 20)) {
+        if (a.outboard != null) {
+          bao.outboard(src, dst);
+        } else {
+          bao.encode(src, dst);
+        }
+      }
+    }
+
+    private byte[] parseHash(String hex) throws Fatal {
+      byte[] h;
+      try {
+        h = Blake3.fromHex(hex);
+      } catch (IllegalArgumentException e) {
+        throw new Fatal("invalid hex");
+      }
+      if (h.length != 32) {
+        throw new Fatal("wrong length hash");
+      }
+      return h;
+    }
+
+    private void decode() throws IOException, Fatal {
+      byte[] hash = parseHash(a.at(0));
+      Path in = path(a.at(1));
+      Path ob = a.outboard == null ? null : path(a.outboard);
+      Blake3BaoDecoder d;
+      if (a.start != null && (in == null || (a.outboard != null && ob == null))) {
+        throw new Fatal("input must be a real file");
+      }
+      InputStream inStream = in == null ? stdin : null;
+      if (a.outboard != null) {
+        d = in != null && ob != null ? bao.outboardDecoder(hash, in, ob)
+            : bao.outboardDecoder(hash, in == null ? stdin : Files.newInputStream(in),
+                ob == null ? stdin : Files.newInputStream(ob));
+      } else {
+        d = in != null ? bao.decoder(hash, in) : bao.decoder(hash, inStream);
+      }
+      try (d) {
+        if (a.start != null) {
+          d.seek(a.start);
+        }
+        copyOut(d, a.count == null ? Long.MAX_VALUE : a.count, a.at(2));
+      }
+    }
+
+    private void slice() throws IOException, Fatal {
+      long start = Args.number(a.at(0));
+      long count = Args.number(a.at(1));
+      Path in = path(a.at(2));
+      Path ob = a.outboard == null ? null : path(a.outboard);
+      if (in == null || (a.outboard != null && ob == null)) {
+        throw new Fatal("input must be a real file");
+      }
+      try (FileChannel c = FileChannel.open(in, StandardOpenOption.READ);
+          OutputStream out = output(a.at(3))) {
+        if (ob != null) {
+          try (FileChannel o = FileChannel.open(ob, StandardOpenOption.READ)) {
+            bao.sliceOutboard(c, o, start, count, out);
+          }
+        } else {
+          bao.slice(c, start, count, out);
+        }
+      }
+    }
+
+    private void decodeSlice() throws IOException, Fatal {
+      byte[] hash = parseHash(a.at(0));
+      long start = Args.number(a.at(1));
+      long count = Args.number(a.at(2));
+      Path in = path(a.at(3));
+      try (InputStream s = bao.sliceDecoder(hash, in == null ? stdin : Files.newInputStream(in), start, count)) {
+        copyOut(s, Long.MAX_VALUE, a.at(4));
+      }
+    }
+
+    /** The output file (created or truncated), else stdout (not closed). */
+    private OutputStream output(String name) throws IOException {
+      Path p = path(name);
+      if (p == null) {
+        return new BufferedOutputStream(new java.io.FilterOutputStream(stdout) {
+          @Override
+          public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+          }
+
+          @Override
+          public void close() throws IOException {
+            flush();
+          }
+        }, 1 << 20);
+      }
+      return new BufferedOutputStream(Files.newOutputStream(p), 1 << 20);
+    }
+
+    /**
+     * Copies verified bytes out. A reader of stdout that goes away (head -c) ends the copy
+     * quietly, as the official tool's does; any other failure is reported.
+     */
+    private void copyOut(InputStream in, long limit, String outName) throws IOException {
+      OutputStream out = output(outName);
+      byte[] buf = new byte[1 << 16];
+      long left = limit;
+      int n;
+      try {
+        while (left > 0 && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) >= 0) {
+          out.write(buf, 0, n);
+          left -= n;
+        }
+        out.close();
+      } catch (IOException e) {
+        if (!brokenPipe(e)) {
+          throw e;
+        }
+      }
+    }
+
+    private static boolean brokenPipe(IOException e) {
+      return e.getMessage() != null && e.getMessage().contains("Broken pipe");
+    }
+  }
+}
