@@ -1,5 +1,5 @@
 # Included by every cmake/toolchain-<arch>.cmake after it has set BLAKE3_CROSS_ARCH and its
-# compiler. Linux target; the build's own programs (the C harness) run under qemu through
+# compiler. Linux target (Windows for the mingw-w64 one); the build's own programs (the C harness) run under qemu through
 # CMAKE_CROSSCOMPILING_EMULATOR, so `ctest` works in a cross build tree.
 #
 # Hooks for native/CMakeLists.txt (all optional):
@@ -8,7 +8,11 @@
 #                        jlong by _LP64, so the host's headers serve every 64-bit Linux target).
 #                        JAVA_INCLUDE_PATH / JAVA_INCLUDE_PATH2 are preset too, so that
 #                        find_path-based lookups (FindJNI) succeed in a cross build.
-set(CMAKE_SYSTEM_NAME Linux)
+# cmake/toolchain-windows-x86_64.cmake sets BLAKE3_CROSS_SYSTEM to Windows first.
+if(NOT BLAKE3_CROSS_SYSTEM)
+  set(BLAKE3_CROSS_SYSTEM Linux)
+endif()
+set(CMAKE_SYSTEM_NAME ${BLAKE3_CROSS_SYSTEM})
 set(CMAKE_SYSTEM_PROCESSOR ${BLAKE3_CROSS_ARCH})
 set(BLAKE3_TARGET_ARCH ${BLAKE3_CROSS_ARCH} CACHE STRING "Target architecture of the native library")
 
@@ -37,13 +41,18 @@ if(NOT BLAKE3_JNI_INCLUDE_DIRS)
     endif()
   endif()
   if(EXISTS "${_b3_java_home}/include/jni.h")
-    set(BLAKE3_JNI_INCLUDE_DIRS "${_b3_java_home}/include;${_b3_java_home}/include/linux"
-        CACHE STRING "JNI headers (host JDK)")
+    # jni_md.h: the host JDK's for Linux targets; for Windows our own (native/include/win32).
+    if(BLAKE3_CROSS_SYSTEM STREQUAL "Windows")
+      get_filename_component(_b3_md "${CMAKE_CURRENT_LIST_DIR}/../native/include/win32" ABSOLUTE)
+    else()
+      set(_b3_md "${_b3_java_home}/include/linux")
+    endif()
+    set(BLAKE3_JNI_INCLUDE_DIRS "${_b3_java_home}/include;${_b3_md}" CACHE STRING "JNI headers (host JDK)")
     set(JAVA_INCLUDE_PATH "${_b3_java_home}/include" CACHE PATH "JNI headers")
-    set(JAVA_INCLUDE_PATH2 "${_b3_java_home}/include/linux" CACHE PATH "JNI machine headers")
+    set(JAVA_INCLUDE_PATH2 "${_b3_md}" CACHE PATH "JNI machine headers")
     set(JAVA_AWT_INCLUDE_PATH "${_b3_java_home}/include" CACHE PATH "unused; keeps FindJNI quiet")
   endif()
 endif()
 
 # try_compile projects re-read this file: hand them the variables it depends on.
-list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES BLAKE3_CROSS_ARCH BLAKE3_CACHE_DIR)
+list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES BLAKE3_CROSS_ARCH BLAKE3_CROSS_SYSTEM BLAKE3_CACHE_DIR)

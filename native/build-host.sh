@@ -30,7 +30,7 @@ musl_libc() {
   return 1
 }
 
-# Checks every DIR/linux-*/libblake3fast.so; returns non-zero if any fails. Quiet when all pass
+# Checks every DIR/linux-*/libblake3fast.so (and windows-*/blake3fast.dll); returns non-zero if any fails. Quiet when all pass
 # but for one summary line; prints the checker's findings when one fails.
 check_all() {
   local dir=$1 status=0 n=0 lib report musl have missing
@@ -61,6 +61,14 @@ check_all() {
         echo "$lib: imports what musl's libc ($musl) lacks: ${missing//$'\n'/ }" >&2
         status=1
       fi
+    fi
+  done
+  for lib in "$dir"/windows-*/blake3fast.dll; do
+    [ -f "$lib" ] || continue
+    n=$((n + 1))
+    if ! report=$(sh "$root/native/check-pe-imports.sh" "$lib" 2>&1); then
+      echo "$report" >&2
+      status=1
     fi
   done
   if [ "$status" -ne 0 ]; then

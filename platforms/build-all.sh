@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Builds libblake3fast.so and the C harness for every platform whose toolchain is present:
+# Builds the library and the C harness for every platform whose toolchain is present:
 #   build/native/linux-<arch>/libblake3fast.so   (packed into the jar by the Maven build)
+#   build/native/windows-x86_64/blake3fast.dll   (mingw-w64; with blake3_win64_abi.exe and
+#                                                blake3_jni_mock.exe beside the harness)
 #   build/cmake-<arch>/blake3_harness            (the C harness, run by test-all.sh)
 #   build/freestanding-loongarch64/fs_harness    (no libc: for CPU models glibc cannot run on)
 # then checks each library: native/check-glibc-symbols.sh, and readelf's ELF class, byte order
-# and machine against the platform's descriptor. Prints what it built, what it left out and
+# and machine against the platform's descriptor (a DLL: native/check-pe-imports.sh). Prints what it built, what it left out and
 # why. Exits non-zero if a build or a check failed (a platform left out for lack of a
 # toolchain is not a failure unless BLAKE3_REQUIRE_ALL=1).
 #
@@ -99,8 +101,10 @@ for arch in $(b3_selected_platforms); do
   log="$B3_BUILD/logs/build-$arch.log"
   cmake_args=(-S "$B3_ROOT/native" -B "$bdir" -DCMAKE_BUILD_TYPE="$build_type" -DBLAKE3_DIST_DIR="$dist")
   [ -n "$TOOLCHAIN_FILE" ] && cmake_args+=(-DCMAKE_TOOLCHAIN_FILE="$B3_ROOT/$TOOLCHAIN_FILE")
+  targets=(blake3fast blake3_harness)
+  [ "${LIB_FORMAT:-elf}" = pe ] && targets+=(blake3_win64_abi blake3_jni_mock)
   b3_log "$PLATFORM: building"
-  if ! { cmake "${cmake_args[@]}" && cmake --build "$bdir" -j "$jobs" --target blake3fast blake3_harness; } >"$log" 2>&1; then
+  if ! { cmake "${cmake_args[@]}" && cmake --build "$bdir" -j "$jobs" --target "${targets[@]}"; } >"$log" 2>&1; then
     tail -25 "$log" >&2
     result[$arch]="BUILD FAILED"
     detail[$arch]="see $log"
@@ -108,13 +112,20 @@ for arch in $(b3_selected_platforms); do
     status=1
     continue
   fi
-  so="$dist/libblake3fast.so"
+  so="$dist/$(b3_lib_name)"
   kernels=$(sed -n 's/.*blake3fast: kernels: //p' "$log" | tail -1)
   checks=()
   ok=1
   if [ ! -f "$so" ]; then
     ok=0
     checks+=("no $so")
+  elif [ "${LIB_FORMAT:-elf}" = pe ]; then
+    if out=$(sh "$B3_ROOT/native/check-pe-imports.sh" "$so" 2>&1); then
+      checks+=("PE32+ x86-64 DLL, imports KERNEL32+msvcrt only, exports JNI_OnLoad only")
+    else
+      ok=0
+      checks+=("PE check: $(tail -3 <<<"$out" | tr '\n' ' ')")
+    fi
   else
     if elf=$(check_elf "$so"); then checks+=("$elf"); else ok=0; checks+=("ELF: $elf"); fi
     glibc_check="$B3_ROOT/native/check-glibc-symbols.sh"

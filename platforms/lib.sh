@@ -36,13 +36,23 @@ b3_elapsed() { awk -v a="$1" -v b="$(b3_now)" 'BEGIN { printf "%.1f", b - a }'; 
 b3_load_conf() {
   local arch=$1
   unset PLATFORM ARCH DEBIAN_ARCH GNU_TRIPLET TOOLCHAIN_FILE ELF_MACHINE ELF_DATA HOST_PACKAGES \
-    C_COMPILER QEMU C_RUNTIME_ROOT CPUS JRE JRE_SUITE JRE_PACKAGES JRE_OPTIONAL
+    C_COMPILER QEMU C_RUNTIME_ROOT CPUS JRE JRE_SUITE JRE_PACKAGES JRE_OPTIONAL LIB_FORMAT
   # shellcheck disable=SC1090
   source "$B3_PLATFORMS_DIR/$arch.conf"
   # linux-<arch>: the directory under build/native/ and META-INF/native/ (ARCH is the
   # descriptor's; PLATFORM is read by the scripts that source this file)
   # shellcheck disable=SC2034,SC2153
   PLATFORM=$(b3_platform_of "$ARCH") || b3_die "platforms/$arch.conf: ARCH=$ARCH is not in platforms/arch.sh"
+}
+
+# The library's file name for the loaded descriptor: a PE DLL carries no lib prefix.
+b3_lib_name() {
+  if [ "${LIB_FORMAT:-elf}" = pe ]; then echo blake3fast.dll; else echo libblake3fast.so; fi
+}
+
+# The wine prefix of the Windows runs (created by setup.sh), and wine's chatter off.
+b3_wine_env() {
+  export WINEPREFIX="$B3_CACHE/wine64" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 }
 
 # Platforms to work on: $BLAKE3_PLATFORMS (space or comma separated, e.g. "aarch64,s390x")

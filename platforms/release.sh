@@ -2,12 +2,14 @@
 # The release jar, from a clean state: every platform's library or nothing.
 #
 #   1. `mvn clean` (it removes build/ too, so no library of an earlier build can be shipped);
-#   2. platforms/build-all.sh with BLAKE3_REQUIRE_ALL=1: all six libraries, each checked
-#      (ELF machine and byte order, GLIBC_ floors, libc only, JNI_OnLoad only);
+#   2. platforms/build-all.sh with BLAKE3_REQUIRE_ALL=1: every platform's library, each checked
+#      (ELF machine and byte order, GLIBC_ floors, libc only, JNI_OnLoad only; for the Windows
+#      DLL: PE32+ x86-64, imports from KERNEL32 and msvcrt only, JNI_OnLoad only);
 #   3. `mvn -pl java -am -DskipTests package`: the jar, its -sources and -javadoc jars;
-#   4. reads the six libraries back OUT OF THE JAR and checks each again: present, the very file
-#      built in step 2 (same SHA-256: not stale), the ELF header its descriptor names, and
-#      native/check-glibc-symbols.sh; nothing else under META-INF/native/.
+#   4. reads the libraries back OUT OF THE JAR and checks each again: present, the very file
+#      built in step 2 (same SHA-256: not stale), the ELF header its descriptor names and
+#      native/check-glibc-symbols.sh (a DLL: native/check-pe-imports.sh); nothing else under
+#      META-INF/native/.
 # Prints a table of what the jar carries (platform, bytes, SHA-256) and exits non-zero when any
 # step or check fails. Needs the cross toolchains of platforms/setup.sh.
 #
@@ -41,7 +43,7 @@ else
   mvn -B -q clean
   [ ! -e "$B3_BUILD/native" ] || b3_die "mvn clean left $B3_BUILD/native behind"
 
-  b3_log "all six native libraries (platforms/build-all.sh, BLAKE3_REQUIRE_ALL=1)"
+  b3_log "every native library (platforms/build-all.sh, BLAKE3_REQUIRE_ALL=1)"
   BLAKE3_REQUIRE_ALL=1 "$B3_PLATFORMS_DIR/build-all.sh" || b3_die "platforms/build-all.sh failed (above): no release"
 
   b3_log "the jars: mvn -B -pl java -am -DskipTests $goal"
@@ -60,8 +62,8 @@ expected=" "
 for arch in $B3_PLATFORM_ORDER; do
   b3_load_conf "$arch"
   expected+="$PLATFORM "
-  lib="$unpacked/META-INF/native/$PLATFORM/libblake3fast.so"
-  built="$B3_BUILD/native/$PLATFORM/libblake3fast.so"
+  lib="$unpacked/META-INF/native/$PLATFORM/$(b3_lib_name)"
+  built="$B3_BUILD/native/$PLATFORM/$(b3_lib_name)"
   if [ ! -f "$lib" ]; then
     rows+=("$(printf '%-18s %9s  %-64s  %s' "$PLATFORM" - - "MISSING from the jar")")
     status=1
@@ -73,12 +75,18 @@ for arch in $B3_PLATFORM_ORDER; do
   if [ ! -f "$built" ] || [ "$(sha256sum "$built" | cut -d' ' -f1)" != "$sha" ]; then
     problems+=("STALE: not the library this run built ($built)")
   fi
-  header=$(LC_ALL=C readelf -h "$lib" 2>&1) || true
-  grep -q 'Class:[[:space:]]*ELF64' <<<"$header" || problems+=("not ELF64")
-  grep -q "Data:.*$ELF_DATA endian" <<<"$header" || problems+=("not $ELF_DATA-endian")
-  grep -q "Machine:[[:space:]]*$ELF_MACHINE" <<<"$header" || problems+=("machine is not $ELF_MACHINE")
-  if ! out=$(sh "$B3_ROOT/native/check-glibc-symbols.sh" "$lib" 2>&1); then
-    problems+=("glibc check: $(tail -2 <<<"$out" | tr '\n' ' ')")
+  if [ "${LIB_FORMAT:-elf}" = pe ]; then
+    if ! out=$(sh "$B3_ROOT/native/check-pe-imports.sh" "$lib" 2>&1); then
+      problems+=("PE check: $(tail -2 <<<"$out" | tr '\n' ' ')")
+    fi
+  else
+    header=$(LC_ALL=C readelf -h "$lib" 2>&1) || true
+    grep -q 'Class:[[:space:]]*ELF64' <<<"$header" || problems+=("not ELF64")
+    grep -q "Data:.*$ELF_DATA endian" <<<"$header" || problems+=("not $ELF_DATA-endian")
+    grep -q "Machine:[[:space:]]*$ELF_MACHINE" <<<"$header" || problems+=("machine is not $ELF_MACHINE")
+    if ! out=$(sh "$B3_ROOT/native/check-glibc-symbols.sh" "$lib" 2>&1); then
+      problems+=("glibc check: $(tail -2 <<<"$out" | tr '\n' ' ')")
+    fi
   fi
   if [ ${#problems[@]} -eq 0 ]; then
     verdict="ok"

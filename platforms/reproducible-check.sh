@@ -8,7 +8,7 @@
 #
 # Cheap by default: `mvn -pl java -am -DskipTests package` in each copy, which builds the host
 # library (linux-x86_64 here) and the three jars. BLAKE3_REPRO_ALL=1 runs
-# platforms/build-all.sh in each copy first, so the jars carry and compare all six libraries
+# platforms/build-all.sh in each copy first, so the jars carry and compare every library
 # (about 1.5 min more per copy). What makes this pass: project.build.outputTimestamp (every
 # archive entry gets the same time), javadoc without timestamps, and C built without debug
 # information, so neither the directory nor the time of the build is embedded.
@@ -38,7 +38,7 @@ a=${dirs[0]} b=${dirs[1]}
 status=0
 echo
 echo "---- reproducibility of ${commit:0:12} ($(b3_elapsed "$t0") s) ----"
-files=$(cd "$a" && ls java/target/*.jar build/native/linux-*/libblake3fast.so 2>/dev/null)
+files=$(cd "$a" && ls java/target/*.jar build/native/*/libblake3fast.so build/native/*/blake3fast.dll 2>/dev/null)
 [ -n "$files" ] || b3_die "nothing was built in $a"
 for f in $files; do
   if [ ! -f "$b/$f" ]; then

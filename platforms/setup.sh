@@ -247,14 +247,20 @@ for arch in $platforms; do
     *) cc="$C_COMPILER" ;;
   esac
   qemu=$(b3_qemu_path "$QEMU")
+  exe="$probe/p-$arch"
+  [ "${LIB_FORMAT:-elf}" = pe ] && exe="$exe.exe"
   # shellcheck disable=SC2086
-  if ! $cc -O2 "$probe/p.c" -o "$probe/p-$arch" >"$probe/cc-$arch.log" 2>&1; then
+  if ! $cc -O2 "$probe/p.c" -o "$exe" >"$probe/cc-$arch.log" 2>&1; then
     cat "$probe/cc-$arch.log" >&2
     b3_warn "$PLATFORM: the C toolchain does not work ($cc)"
     status=1
     continue
   fi
   if [ "$arch" = x86_64 ]; then out=$("$probe/p-$arch" 2>&1 || true)
+  elif [ "${LIB_FORMAT:-elf}" = pe ] && [ -n "$qemu" ]; then
+    # The first wine run creates the prefix (some 20 s): here, once, rather than in two
+    # test runs at the same time. msvcrt writes text mode: CR LF.
+    out=$(b3_wine_env; "$qemu" "$exe" 2>&1 | tr -d '\r'; true)
   elif [ -n "$qemu" ]; then out=$("$qemu" -L "$(b3_resolve "$C_RUNTIME_ROOT")" "$probe/p-$arch" 2>&1 || true)
   else out="no $QEMU"; fi
   if [ "$out" != ok ]; then
@@ -268,6 +274,7 @@ echo "---- setup summary ($(b3_elapsed "$t_setup") s) ----"
 for arch in $platforms; do
   b3_load_conf "$arch"
   jre="host JDK"
+  [ "$JRE" = none ] && jre="none: no JVM for this platform here (C tests only)"
   if [ "$JRE" = debian ]; then
     if [ -n "${BLAKE3_SKIP_JRE:-}" ]; then jre="not fetched (BLAKE3_SKIP_JRE)"
     elif [ -f "$B3_CACHE/jre/$DEBIAN_ARCH.ok" ]; then jre=$(cat "$B3_CACHE/jre/$DEBIAN_ARCH.ok")

@@ -4,7 +4,10 @@
 #       checking that the dispatcher picked the kernel the descriptor expects (the portable
 #       fallback where the CPU model turns the feature off);
 #   (b) that architecture's own JVM under qemu on the built jar + test classes:
-#       io.github.blake3fast.PlatformCheck (vectors, streaming, implementation() == expected).
+#       io.github.blake3fast.PlatformCheck (vectors, streaming, implementation() == expected);
+#   (c) what a CPU entry adds with also=: under wine, blake3_win64_abi.exe (every kernel keeps
+#       the Win64 callee-saved registers) and blake3_jni_mock.exe (the DLL's JNI entry points
+#       driven by a mock JVM). Windows has no JVM here, ppc64 none either (jvm=no).
 # Then prints a table and exits non-zero on any failure. The only failure tolerated is a
 # JRE that setup.sh could not fetch for a platform whose descriptor says JRE_OPTIONAL=1
 # (loong64 from sid): it is reported as SKIPPED, loudly.
@@ -39,6 +42,7 @@ harness_args=()
 [ -n "${BLAKE3_HARNESS_ARGS:-}" ] && harness_args+=($BLAKE3_HARNESS_ARGS)
 
 host_java_home=$(b3_host_java_home) || b3_die "no host JDK (set JAVA_HOME)"
+b3_wine_env
 
 find_jar() {
   local j
@@ -57,7 +61,7 @@ jar_is_current() {
   [ -f "$B3_ROOT/java/target/test-classes/io/github/blake3fast/PlatformCheck.class" ] || return 1
   tmp=$(mktemp -d)
   (cd "$tmp" && unzip -q -o "$jar" 'META-INF/native/*' 2>/dev/null) || true
-  for so in "$B3_BUILD"/native/linux-*/libblake3fast.so; do
+  for so in "$B3_BUILD"/native/*/libblake3fast.so "$B3_BUILD"/native/*/blake3fast.dll; do
     [ -f "$so" ] || continue
     rel=${so#"$B3_BUILD"/native/}
     if ! cmp -s "$so" "$tmp/META-INF/native/$rel"; then
@@ -91,7 +95,7 @@ if [ "${BLAKE3_NO_JVM:-}" != 1 ]; then
   cp -r "$B3_ROOT/java/target/test-classes" "$logs/classpath/test-classes"
   classpath="$logs/classpath/blake3-fast.jar:$logs/classpath/test-classes"
   b3_log "testing $(basename "$jar") with: $(unzip -Z1 "$jar" 'META-INF/native/*' 2>/dev/null |
-    sed -n 's|^META-INF/native/\([^/]*\)/libblake3fast.so$|\1|p' | tr '\n' ' ')"
+    sed -n 's|^META-INF/native/\([^/]*\)/\(lib\)\{0,1\}blake3fast\.[a-z]*$|\1|p' | tr '\n' ' ')"
 fi
 
 # ---- the task list ------------------------------------------------------------------------
@@ -107,8 +111,12 @@ for arch in $(b3_selected_platforms); do
     harness=normal
     jvm=yes
     qemu=$QEMU
+    also=""
+    hkind=harness
     for opt in $options; do
       case "$opt" in
+        extra=no) hkind=harness_noextra ;;
+        also=*) also=${opt#also=} ;;
         harness=*) harness=${opt#harness=} ;;
         jvm=*) jvm=${opt#jvm=} ;;
         qemu=*) qemu=${opt#qemu=} ;;
@@ -117,9 +125,12 @@ for arch in $(b3_selected_platforms); do
     done
     if [ "${BLAKE3_NO_HARNESS:-}" != 1 ]; then
       if [ "$harness" = freestanding ]; then tasks+=("freestanding|$arch|$cpu|$expected|$qemu")
-      else tasks+=("harness|$arch|$cpu|$expected|$qemu"); fi
+      else tasks+=("$hkind|$arch|$cpu|$expected|$qemu"); fi
     fi
     if [ "$jvm" = yes ] && [ "${BLAKE3_NO_JVM:-}" != 1 ]; then tasks+=("jvm|$arch|$cpu|$expected|$qemu"); fi
+    if [ "${BLAKE3_NO_HARNESS:-}" != 1 ]; then
+      for extra in ${also//,/ }; do tasks+=("$extra|$arch|$cpu|$expected|$qemu"); done
+    fi
   done
 done
 
@@ -130,6 +141,7 @@ emulator() {
   q=$(b3_qemu_path "$QEMU")
   [ -n "$q" ] || { echo "MISSING:$QEMU"; return 0; }
   echo "$q"
+  if [ "$cpu" = wine ]; then return 0; fi # wine runs on this CPU, with its own C runtime
   if [ "$cpu" != default ]; then echo -cpu; echo "$cpu"; fi
   if [ -n "$root" ]; then echo -L; echo "$root"; fi
 }
@@ -137,18 +149,22 @@ emulator() {
 # run_task INDEX SPEC: runs one task, writes $logs/INDEX.log and $logs/INDEX.result
 # (STATUS|KERNEL|SUMMARY|SECONDS; STATUS = PASS, FAIL or SKIP).
 run_task() {
-  local idx=$1 kind arch cpu expected qemu
+  local idx=$1 kind arch cpu expected qemu noextra=0
   IFS='|' read -r kind arch cpu expected qemu <<<"$2"
+  if [ "$kind" = harness_noextra ]; then kind=harness; noextra=1; fi
   b3_load_conf "$arch"
   QEMU=$qemu
   local log="$logs/$idx.log" t0 status=FAIL kernel="?" summary="" rc=0
   local -a cmd=() emu=()
   t0=$(b3_now)
   case "$kind" in
-    harness | freestanding)
+    harness | freestanding | win64_abi | jni_mock)
       local exe="$B3_BUILD/cmake-$arch/blake3_harness" root
       root=$(b3_resolve "$C_RUNTIME_ROOT")
       if [ "$kind" = freestanding ]; then exe="$B3_BUILD/freestanding-$arch/fs_harness"; root=""; fi
+      [ "$kind" = win64_abi ] && exe="$B3_BUILD/cmake-$arch/blake3_win64_abi"
+      [ "$kind" = jni_mock ] && exe="$B3_BUILD/cmake-$arch/blake3_jni_mock"
+      [ "${LIB_FORMAT:-elf}" = pe ] && exe="$exe.exe"
       [ "$arch" = x86_64 ] && root=""
       mapfile -t emu < <(emulator "$cpu" "$root")
       if [ ! -x "$exe" ]; then
@@ -156,11 +172,27 @@ run_task() {
       elif [[ "${emu[0]:-}" == MISSING:* ]]; then
         summary="no ${emu[0]#MISSING:}: run platforms/setup.sh"
       else
-        if [ "$kind" = harness ]; then cmd=("${emu[@]}" "$exe" "${harness_args[@]}"); else cmd=("${emu[@]}" "$exe"); fi
+        case "$kind" in
+          harness)
+            cmd=("${emu[@]}" "$exe")
+            for a in "${harness_args[@]}"; do
+              if [ $noextra = 1 ] && [ "${cmd[-1]}" = --extra ]; then unset 'cmd[-1]'; continue; fi
+              cmd+=("$a")
+            done
+            ;;
+          jni_mock) cmd=("${emu[@]}" "$exe" "$B3_BUILD/native/$PLATFORM/$(b3_lib_name)" "$vectors_txt") ;;
+          *) cmd=("${emu[@]}" "$exe") ;;
+        esac
         echo "\$ ${cmd[*]}" >"$log"
         env -u BLAKE3_ISA timeout "$task_timeout" "${cmd[@]}" >>"$log" 2>&1 || rc=$?
+        # msvcrt writes text mode: drop the CRs of wine runs before the log is read.
+        [ "${LIB_FORMAT:-elf}" = pe ] && sed -i 's/\r$//' "$log"
         if [ "$kind" = harness ]; then
           kernel=$(sed -n 's/^cap: .* -> testing up to \([a-z0-9]*\).*/\1/p' "$log" | head -1)
+        elif [ "$kind" = win64_abi ]; then # the last kernel it ran
+          kernel=$(sed -n 's/^  \[\([a-z0-9]*\) *\].*/\1/p' "$log" | tail -1)
+        elif [ "$kind" = jni_mock ]; then
+          kernel=$(sed -n 's/^ISAs:.* \([a-z0-9]*\)$/\1/p' "$log" | head -1)
         else
           kernel=$(sed -n 's/^kernel=//p' "$log" | head -1)
         fi
@@ -231,7 +263,7 @@ report_done() {
   IFS='|' read -r kind arch cpu expected qemu <<<"$spec"
   IFS='|' read -r st kern summ secs <<<"$r"
   done_count=$((done_count + 1))
-  b3_log "[$done_count/${#tasks[@]}] $st $kind linux-$arch cpu=$cpu kernel=$kern ($summ) ${secs}s"
+  b3_log "[$done_count/${#tasks[@]}] $st $kind $(b3_platform_of "$arch") cpu=$cpu kernel=$kern ($summ) ${secs}s"
 }
 while [ $next -lt ${#tasks[@]} ] || [ ${#running[@]} -gt 0 ]; do
   while [ $next -lt ${#tasks[@]} ] && [ ${#running[@]} -lt "$parallel" ]; do
@@ -267,6 +299,9 @@ for idx in "${!tasks[@]}"; do
     case "$qemu" in @qemu10/*) label="$label [qemu 10]" ;; *) label="$label [$qemu]" ;; esac
   fi
   [ "$kind" = freestanding ] && label="$cpu (freestanding)"
+  [ "$kind" = harness_noextra ] && label="$cpu (no --extra)"
+  [ "$kind" = win64_abi ] && label="$cpu: Win64 registers"
+  [ "$kind" = jni_mock ] && label="$cpu: JNI via mock JVM"
   key="$arch|$label"
   if [ -z "${row_seen[$key]:-}" ]; then row_seen[$key]=1; rows+=("$key"); fi
   case "$st" in
@@ -287,7 +322,7 @@ echo "==== cross-platform suite: $((${#tasks[@]} - failures - skips)) of ${#task
 printf '%-18s %-40s %-24s %-28s %-28s %7s\n' platform "CPU model" kernel "C harness" JVM "time s"
 for key in "${rows[@]}"; do
   IFS='|' read -r arch label <<<"$key"
-  printf '%-18s %-40s %-24s %-28s %-28s %7s\n' "linux-$arch" "$label" "${kern[$key]:-?}" \
+  printf '%-18s %-40s %-24s %-28s %-28s %7s\n' "$(b3_platform_of "$arch")" "$label" "${kern[$key]:-?}" \
     "${c_res[$key]:--}" "${j_res[$key]:--}" "${secs_sum[$key]}"
 done
 if [ $skips -gt 0 ]; then

@@ -20,7 +20,8 @@
 #include <cpuid.h>
 #elif defined(__aarch64__)
 #define B3D_ARCH_AARCH64 1
-#elif defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)
+#elif defined(__powerpc64__)
+/* Big-endian ppc64 too: BLAKE3_ISAS names the VSX family by its first platform, PPC64LE. */
 #define B3D_ARCH_PPC64LE 1
 #elif defined(__riscv) && (__riscv_xlen == 64)
 #define B3D_ARCH_RISCV64 1

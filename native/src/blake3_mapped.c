@@ -21,6 +21,17 @@
  */
 #include "blake3_mapped.h"
 
+#if defined(_WIN32)
+/* Windows: a view of a file that shrinks raises EXCEPTION_IN_PAGE_ERROR, which only structured
+ * exception handling catches, and gcc's C has none; the JVM's FileDescriptor there holds a
+ * handle, not an fd, anyway. So no mapping: the Java side reads the range instead. */
+int blake3_hash_mapped(const blake3_kernel *k, int fd, uint64_t pos, size_t len,
+                       const uint32_t key[8], uint64_t counter, uint8_t flags, uint32_t *cvs_out) {
+  (void)k, (void)fd, (void)pos, (void)len, (void)key, (void)counter, (void)flags, (void)cvs_out;
+  return B3M_UNAVAILABLE;
+}
+#else
+
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -147,3 +158,5 @@ int blake3_hash_mapped(const blake3_kernel *k, int fd, uint64_t pos, size_t len,
   munmap(map, span);
   return result;
 }
+
+#endif /* !_WIN32 */

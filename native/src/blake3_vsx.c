@@ -1,15 +1,18 @@
 /*
- * blake3-fast: POWER8+ VSX kernel for ppc64le (build with -mcpu=power8 -mvsx): the code of
- * blake3_vec128.h over VSX vectors.
+ * blake3-fast: VSX kernel for ppc64le (POWER8+, -mcpu=power8 -mvsx) and for big-endian ppc64
+ * (POWER7+, -mcpu=power7 -mvsx): the code of blake3_vec128.h over VSX vectors.
  *
- * Vector byte order: this file assumes little-endian ppc64 (ppc64le), where vec_xl puts the
- * word at byte offset 4*i into element i and vec_perm numbers bytes in element order, so
- * little-endian words load as they are.
+ * Vector byte order: vec_xl puts the word at byte offset 4*i into element i and vec_perm
+ * numbers bytes in element order on both. Little-endian, BLAKE3's little-endian words then
+ * load as they are. Big-endian, every element holds its word byte-reversed, exactly as on
+ * s390x (blake3_vx.c), and the same trick applies: the first vec_perm that touches a loaded
+ * message word (the even/odd split, the first transpose stage) reverses its bytes for free,
+ * and outputs are reversed on the way out.
  */
 #include "blake3_impl.h"
 
-#if !defined(__VSX__) || !defined(__LITTLE_ENDIAN__)
-#error "blake3_vsx.c needs ppc64le with VSX (-mcpu=power8 -mvsx)"
+#if !defined(__VSX__) || !defined(__powerpc64__)
+#error "blake3_vsx.c needs ppc64 or ppc64le with VSX (-mcpu=power7/power8 -mvsx)"
 #endif
 
 #include <altivec.h>
@@ -22,7 +25,6 @@ typedef __vector unsigned long long u64x2;
 #define B3V_FN(fn) fn##_vsx
 #define B3V_LOAD(p) ((u32x4)vec_xl(0, (const unsigned char *)(p)))
 #define B3V_STORE(p, v) vec_xst((u8x16)(v), 0, (unsigned char *)(p))
-#define B3V_STORE_LE(p, v) B3V_STORE(p, v)
 #define B3V_SET4(a, b, c, d) ((u32x4){(a), (b), (c), (d)})
 #define B3V_SPLAT(x) vec_splats((uint32_t)(x))
 #define B3V_ADD(a, b) ((a) + (b))
@@ -38,6 +40,9 @@ typedef __vector unsigned long long u64x2;
   ((u8x16){BLAKE3_WORD_BYTES(w0), BLAKE3_WORD_BYTES(w1), BLAKE3_WORD_BYTES(w2),       \
            BLAKE3_WORD_BYTES(w3)})
 #define B3V_PERM(a, b, w0, w1, w2, w3) vec_perm((a), (b), WSEL(w0, w1, w2, w3))
+
+#if defined(__LITTLE_ENDIAN__)
+#define B3V_STORE_LE(p, v) B3V_STORE(p, v)
 #define B3V_LROT(a, k) B3V_PERM(a, a, (k) % 4, ((k) + 1) % 4, ((k) + 2) % 4, ((k) + 3) % 4)
 #define B3V_LROT1(a) B3V_LROT(a, 1)
 #define B3V_LROT2(a) B3V_LROT(a, 2)
@@ -48,6 +53,27 @@ typedef __vector unsigned long long u64x2;
 #define B3V_ZIPW_HI(a, b) vec_mergel((a), (b))
 #define B3V_ZIPD_LO(a, b) ((u32x4)vec_mergeh((u64x2)(a), (u64x2)(b)))
 #define B3V_ZIPD_HI(a, b) ((u32x4)vec_mergel((u64x2)(a), (u64x2)(b)))
+
+#else
+/* WSWP selects like WSEL and also reverses each word's bytes (a little-endian load). */
+#define WSWP(w0, w1, w2, w3)                                                                 \
+  ((u8x16){4 * (w0) + 3, 4 * (w0) + 2, 4 * (w0) + 1, 4 * (w0), 4 * (w1) + 3, 4 * (w1) + 2, \
+           4 * (w1) + 1, 4 * (w1), 4 * (w2) + 3, 4 * (w2) + 2, 4 * (w2) + 1, 4 * (w2),     \
+           4 * (w3) + 3, 4 * (w3) + 2, 4 * (w3) + 1, 4 * (w3)})
+#define PERM_SWAP(a, b, w0, w1, w2, w3) vec_perm((a), (b), WSWP(w0, w1, w2, w3))
+#define B3V_STORE_LE(p, v) B3V_STORE(p, PERM_SWAP(v, v, 0, 1, 2, 3))
+/* Lane rotation: result lane i = lane (i + k) % 4 (element 0 is the leftmost). */
+#define B3V_LROT1(a) vec_sld((a), (a), 4)
+#define B3V_LROT2(a) vec_sld((a), (a), 8)
+#define B3V_LROT3(a) vec_sld((a), (a), 12)
+#define B3V_EVEN_LE(lo, hi) PERM_SWAP(lo, hi, 0, 2, 4, 6)
+#define B3V_ODD_LE(lo, hi) PERM_SWAP(lo, hi, 1, 3, 5, 7)
+#define B3V_ZIPW_LO(a, b) PERM_SWAP(a, b, 0, 4, 1, 5)
+#define B3V_ZIPW_HI(a, b) PERM_SWAP(a, b, 2, 6, 3, 7)
+#define B3V_ZIPD_LO(a, b) ((u32x4)vec_mergeh((u64x2)(a), (u64x2)(b)))
+#define B3V_ZIPD_HI(a, b) ((u32x4)vec_mergel((u64x2)(a), (u64x2)(b)))
+
+#endif
 
 #include "blake3_vec128.h"
 

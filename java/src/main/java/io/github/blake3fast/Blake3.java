@@ -366,7 +366,10 @@ public final class Blake3 {
 
   /**
    * What hashes in this JVM: {@code native-<isa>} (e.g. {@code native-avx512},
-   * {@code native-neon}) or {@code java (<why native is not used>)}.
+   * {@code native-neon}) or {@code java (<why native is not used>)}. The ISA is spelled as
+   * {@code -Dblake3.isa} takes it, the same on every platform: {@code native-avx2} on Windows
+   * x86-64 as on Linux, {@code native-vsx} on little- and big-endian POWER ({@code
+   * native-portable} on a big-endian one without VSX).
    *
    * @return the engine in use, and why when it is the Java engine
    */

@@ -45,7 +45,7 @@ final class BundledLibrary {
       throw chosen("no native library for " + System.getProperty("os.name") + "/" + System.getProperty("os.arch"));
     }
     String platform = here.dir;
-    String resource = "META-INF/native/" + platform + "/libblake3fast.so";
+    String resource = "META-INF/native/" + platform + "/" + here.libraryName();
     try {
       BundledLibrary inJar = fromOwnJarFile(resource);
       if (inJar != null) {
@@ -59,6 +59,11 @@ final class BundledLibrary {
     } catch (IOException | RuntimeException e) {
       throw fatal("cannot read " + resource + " from the jar: " + e);
     }
+  }
+
+  /** Tests of the extraction rules: these bytes as the library, unchecked. */
+  static BundledLibrary forTest(byte[] lib) {
+    return new BundledLibrary("test library", lib.length, crcOf(lib), null, lib);
   }
 
   /** A library already read (one the user named), checked as the jar's would be. */
@@ -100,9 +105,14 @@ final class BundledLibrary {
     return data != null && data.length == size && crcOf(data) == crc;
   }
 
-  /** Refuses bytes that are not an ELF library of ours for this platform. */
+  /** Refuses bytes that are not a library of ours for this platform (ELF, or PE on Windows). */
   void check(byte[] lib) throws Refusal {
-    ElfCheck.checkElf(lib, what);
+    Platform here = Platform.current();
+    if (here != null && here.windows()) {
+      ElfCheck.checkPe(lib, what);
+    } else {
+      ElfCheck.checkElf(lib, what);
+    }
     ElfCheck.checkOurs(lib, what);
   }
 

@@ -59,6 +59,57 @@ final class ElfCheck {
     }
   }
 
+  /**
+   * The Windows counterpart of {@link #checkElf}: refuses what LoadLibrary would refuse, with a
+   * clearer reason than its error code: not a PE image, not x86-64, not a DLL, not PE32+, or
+   * shorter than its section table says (a truncated copy).
+   */
+  static void checkPe(byte[] lib, String what) throws Refusal {
+    if (lib.length < 64 || lib[0] != 'M' || lib[1] != 'Z') {
+      throw fatal(what + " is not a Windows DLL (" + lib.length + " bytes, no MZ header)");
+    }
+    long pe = u32(lib, 0x3c, true);
+    if (pe < 64 || pe + 24 + 2 > lib.length || lib[(int) pe] != 'P' || lib[(int) pe + 1] != 'E'
+        || lib[(int) pe + 2] != 0 || lib[(int) pe + 3] != 0) {
+      throw fatal(what + " is not a Windows DLL (no PE header)");
+    }
+    int at = (int) pe;
+    int machine = u16(lib, at + 4, true);
+    if (machine != 0x8664) {
+      throw fatal(what + " is built for " + peMachineName(machine) + ", this JVM runs " + System.getProperty("os.arch"));
+    }
+    int sections = u16(lib, at + 6, true);
+    int optional = u16(lib, at + 20, true);
+    if ((u16(lib, at + 22, true) & 0x2000) == 0) {
+      throw fatal(what + " is not a DLL (an executable)");
+    }
+    if (u16(lib, at + 24, true) != 0x20b) {
+      throw fatal(what + " is not a 64-bit (PE32+) DLL");
+    }
+    long need = (long) at + 24 + optional + 40L * sections;
+    for (int i = 0; i < sections; i++) {
+      long sh = (long) at + 24 + optional + 40L * i;
+      if (sh + 40 > lib.length) {
+        break;
+      }
+      need = Math.max(need, u32(lib, (int) sh + 20, true) + u32(lib, (int) sh + 16, true));
+    }
+    if (need > lib.length) {
+      throw fatal(what + " is truncated (" + lib.length + " bytes, its PE headers need " + need + ")");
+    }
+  }
+
+  private static String peMachineName(int machine) {
+    switch (machine) {
+      case 0x14c:
+        return "x86 (32-bit)";
+      case 0xaa64:
+        return "arm64";
+      default:
+        return "PE machine 0x" + Integer.toHexString(machine);
+    }
+  }
+
   private static int u16(byte[] b, int i, boolean little) {
     return little ? (b[i] & 0xff) | (b[i + 1] & 0xff) << 8 : (b[i] & 0xff) << 8 | (b[i + 1] & 0xff);
   }

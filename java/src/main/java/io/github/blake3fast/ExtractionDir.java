@@ -7,6 +7,7 @@ import static io.github.blake3fast.Refusal.warn;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
@@ -26,10 +27,32 @@ final class ExtractionDir {
 
   /** How the extracted library's name starts; its temporary files' names too. */
   static final String LIB_PREFIX = "libblake3fast-";
+  /** The same on Windows, where libraries carry no lib prefix. */
+  static final String DLL_PREFIX = "blake3fast-";
+
+  /** How this OS's extracted libraries' names start. */
+  static String prefix() {
+    return HostOs.current().windows ? DLL_PREFIX : LIB_PREFIX;
+  }
 
   /** The name of the extracted library: one per content, so that versions never meet. */
   static String fileName(BundledLibrary lib) {
-    return LIB_PREFIX + contentId(lib.crc, lib.size) + ".so";
+    return prefix() + contentId(lib.crc, lib.size) + (HostOs.current().windows ? ".dll" : ".so");
+  }
+
+  /**
+   * A loaded DLL can be neither replaced nor deleted while any process has it loaded: when the
+   * file of that name is not ours and cannot be replaced, the library goes to the next of
+   * these names instead (Windows only), and a file of any of them is reused if it holds it.
+   */
+  private static final int WINDOWS_NAMES = 4;
+
+  private static String alternateName(String name, int i) {
+    if (i == 0) {
+      return name;
+    }
+    int dot = name.lastIndexOf('.');
+    return name.substring(0, dot) + "-" + i + name.substring(dot);
   }
 
   /** Where the library may be extracted, in order. */
@@ -41,6 +64,18 @@ final class ExtractionDir {
       } catch (InvalidPathException e) {
         throw warn("bad -D" + NativeLoader.PROP_DIR + "=" + dirSetting + ": " + e.getMessage());
       }
+      return dirs;
+    }
+    HostOs os = HostOs.current();
+    if (os.windows) {
+      // The per-user local (not roaming) application data, then the temporary directory, which
+      // on Windows is itself in the profile (%LOCALAPPDATA%\Temp) unless set otherwise.
+      String local = os.getenv("LOCALAPPDATA");
+      if (local != null && isAbsolute(local)) {
+        addDir(dirs, local, "blake3-fast");
+      }
+      String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
+      addDir(dirs, System.getProperty("java.io.tmpdir"), "blake3-fast-" + user);
       return dirs;
     }
     int uid = Uid.OWN;
@@ -58,6 +93,14 @@ final class ExtractionDir {
       }
     }
     return dirs;
+  }
+
+  private static boolean isAbsolute(String path) {
+    try {
+      return Paths.get(path).isAbsolute();
+    } catch (InvalidPathException e) {
+      return false;
+    }
   }
 
   private static void addDir(List<Path> dirs, String base, String child) {
@@ -84,11 +127,23 @@ final class ExtractionDir {
   static Path extract(BundledLibrary lib, Path dir, String name) throws Refusal {
     try {
       Path real = prepareDir(dir);
-      Path file = real.resolve(name);
-      if (!sameContent(file, lib)) { // absent, truncated, corrupt or not ours: (re)write it whole
-        LibraryWriter.install(real, name, lib.bytes());
+      int names = HostOs.current().windows ? WINDOWS_NAMES : 1;
+      for (int i = 0;; i++) {
+        Path file = real.resolve(alternateName(name, i));
+        if (sameContent(file, lib)) {
+          return file;
+        }
+        try { // absent, truncated, corrupt or not ours: (re)write it whole
+          LibraryWriter.install(real, file.getFileName().toString(), lib.bytes());
+          return file;
+        } catch (FileSystemException e) {
+          if (i + 1 >= names) {
+            throw e;
+          }
+          // Windows: a DLL some process has loaded cannot be replaced; never rewrite it in
+          // place either (that process maps it): the next name.
+        }
       }
-      return file;
     } catch (IOException e) {
       throw here(LibraryWriter.writeFailure(e, dir));
     } catch (RuntimeException e) { // SecurityException, UnsupportedOperationException, ...
@@ -114,7 +169,8 @@ final class ExtractionDir {
       throw here("not a directory " + dir);
     }
     try {
-      return trusted().privateDirectory(dir);
+      HostOs os = HostOs.current();
+      return os.windows ? new WindowsTrust(os).privateDirectory(dir) : trusted().privateDirectory(dir);
     } catch (TrustedPaths.Untrusted e) {
       throw unsafe("unsafe " + dir + " (" + e.getMessage() + ")");
     }
@@ -148,7 +204,8 @@ final class ExtractionDir {
    */
   private static boolean sameContent(Path file, BundledLibrary lib) {
     try {
-      if (!trusted().ownFile(file)) {
+      HostOs os = HostOs.current();
+      if (os.windows ? !new WindowsTrust(os).ownFile(file) : !trusted().ownFile(file)) {
         return false;
       }
       try (InputStream in = new FileInputStream(file.toFile())) {

@@ -53,6 +53,8 @@ final class LibraryWriter {
     // rw------- while it is written, as Files.createTempFile makes it; rw-r--r-- once complete.
     FileAttribute<Set<PosixFilePermission>> ownerOnly = PosixFilePermissions.asFileAttribute(
         Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE));
+    // Windows has no POSIX modes: the file inherits the private directory's ACL.
+    boolean posix = !HostOs.current().windows;
     Path tmp = null;
     FileChannel ch = null;
     // Not Files.createTempFile: its random name comes from SecureRandom, whose first use
@@ -62,7 +64,7 @@ final class LibraryWriter {
     for (int attempt = 0; ch == null; attempt++) {
       tmp = dir.resolve(name + "." + Long.toHexString(System.nanoTime()) + "-" + attempt + ".tmp");
       try {
-        ch = FileChannel.open(tmp, newFile, ownerOnly);
+        ch = posix ? FileChannel.open(tmp, newFile, ownerOnly) : FileChannel.open(tmp, newFile);
       } catch (FileAlreadyExistsException e) {
         if (attempt >= 100) {
           throw e;
@@ -78,8 +80,10 @@ final class LibraryWriter {
         }
         c.force(true);
       }
-      Files.setPosixFilePermissions(tmp, Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
+      if (posix) {
+        Files.setPosixFilePermissions(tmp, Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
           PosixFilePermission.GROUP_READ, PosixFilePermission.OTHERS_READ));
+      }
       ok = true;
       return tmp;
     } finally {
@@ -96,6 +100,7 @@ final class LibraryWriter {
    */
   private static void sweep(Path dir) {
     long old = System.currentTimeMillis() - STALE_TEMP_MILLIS;
+    String prefix = ExtractionDir.prefix();
     String[] names;
     try {
       names = dir.toFile().list();
@@ -106,7 +111,7 @@ final class LibraryWriter {
       return;
     }
     for (String n : names) {
-      if (!n.startsWith(ExtractionDir.LIB_PREFIX) || !n.endsWith(".tmp")) {
+      if (!n.startsWith(prefix) || !n.endsWith(".tmp")) {
         continue;
       }
       Path p = dir.resolve(n);

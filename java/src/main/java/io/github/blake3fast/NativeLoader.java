@@ -28,7 +28,11 @@ import java.util.Locale;
  * called here alone: JDK 24 and later name this class in their native-access warning.
  *
  * <p>Locations, in order: {@code -Dblake3.native.dir} alone when it is set; otherwise
- * {@code ${java.io.tmpdir}/blake3-fast-<uid>}, then {@code ${XDG_CACHE_HOME:-~/.cache}/blake3-fast}.
+ * {@code ${java.io.tmpdir}/blake3-fast-<uid>}, then {@code ${XDG_CACHE_HOME:-~/.cache}/blake3-fast};
+ * on Windows {@code %LOCALAPPDATA%\blake3-fast}, then {@code ${java.io.tmpdir}\blake3-fast-<user>},
+ * checked by {@link WindowsTrust}, the DLL named {@code blake3fast-<id>.dll} and never replaced
+ * while it may be loaded (a private copy for another class loader stays until a later start can
+ * delete it: Windows cannot delete a loaded DLL).
  * A location is skipped when it sits on a noexec mount, cannot be written, or its copy of the
  * library does not load; and, with a warning, when anyone but root and this user could change it
  * or a directory above it ({@link TrustedPaths} says why that closes the check-then-load race).
@@ -302,7 +306,7 @@ final class NativeLoader {
     Path real;
     byte[] lib;
     try {
-      real = ExtractionDir.trusted().chosenFile(file);
+      real = HostOs.current().windows ? chosenOnWindows(file) : ExtractionDir.trusted().chosenFile(file);
       lib = ExtractionDir.readAtMost(real, MAX_LIBRARY_BYTES);
     } catch (TrustedPaths.Untrusted e) {
       throw fatal(what + ": " + e.getMessage());
@@ -318,6 +322,19 @@ final class NativeLoader {
     } catch (Refusal r) {
       throw fatal(what + ": " + r.getMessage());
     }
+  }
+
+  /**
+   * A library the user named, on Windows: a regular file, taken as chosen. Owners and ACLs are
+   * not checked there (WindowsTrust checks the directories the loader picks itself): the user
+   * named this file, and Windows gives no mode bits to tell a shared place by.
+   */
+  private static Path chosenOnWindows(Path file) throws IOException, TrustedPaths.Untrusted {
+    Path real = file.toRealPath();
+    if (!Files.isRegularFile(real, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      throw new TrustedPaths.Untrusted("is not a regular file");
+    }
+    return real;
   }
 
   /** Far above any build of the library (a few hundred KiB), far below what would hurt a heap. */

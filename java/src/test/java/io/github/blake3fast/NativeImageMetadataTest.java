@@ -236,8 +236,10 @@ class NativeImageMetadataTest {
       loader += RepoFiles.read(RepoFiles.root().resolve("java/src/main/java/io/github/blake3fast/" + cls + ".java"));
     }
     Set<String> platforms = new TreeSet<>();
+    Set<String> names = new TreeSet<>();
     for (Platform p : Platform.values()) {
       platforms.add(p.dir);
+      names.add("META-INF/native/" + p.dir + "/" + p.libraryName());
     }
     assertTrue(platforms.size() >= 6, "platforms of the Platform enum: " + platforms);
     Set<String> confs = new TreeSet<>();
@@ -245,7 +247,7 @@ class NativeImageMetadataTest {
       for (Path f : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".conf"))::iterator) {
         Matcher m = Pattern.compile("(?m)^ARCH=(\\S+)").matcher(RepoFiles.read(f));
         assertTrue(m.find(), f + " names no ARCH");
-        confs.add("linux-" + m.group(1));
+        confs.add(m.group(1).contains("-") ? m.group(1) : "linux-" + m.group(1));
       }
     }
     assertEquals(confs, platforms, "platforms/*.conf and the Platform enum name different platforms");
@@ -255,15 +257,14 @@ class NativeImageMetadataTest {
       literals.add(r.group(1));
     }
     assertEquals(List.of("META-INF/native/"), literals,
-        "The loader reads other resources than META-INF/native/<platform>/libblake3fast.so: add them here and to resource-config.json");
-    assertTrue(loader.contains("\"META-INF/native/\" + platform + \"/libblake3fast.so\""), "the library's resource name changed");
+        "The loader reads other resources than META-INF/native/<platform>/<library>: add them here and to resource-config.json");
+    assertTrue(loader.contains("\"META-INF/native/\" + platform + \"/\" + here.libraryName()"), "the library's resource name changed");
 
     Map<String, Object> cfg = (Map<String, Object>) Json.parse(resource(DIR + "resource-config.json"));
     List<Pattern> patterns = new ArrayList<>();
     for (Object o : (List<Object>) ((Map<String, Object>) cfg.get("resources")).get("includes")) {
       patterns.add(Pattern.compile((String) ((Map<String, Object>) o).get("pattern")));
     }
-    Set<String> names = platforms.stream().map(x -> "META-INF/native/" + x + "/libblake3fast.so").collect(Collectors.toCollection(TreeSet::new));
     for (String name : names) {
       assertTrue(patterns.stream().anyMatch(q -> q.matcher(name).matches()), "resource-config.json does not include " + name);
     }
