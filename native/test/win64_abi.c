@@ -90,6 +90,21 @@ static void run_kernel(void *arg) {
   k->hash_many(inputs, BLAKE3_MAX_DEGREE, 16, blake3_iv, 0, 1, 0, CHUNK_START,
                CHUNK_END, cvs);
   if (k->subtree != NULL) k->subtree(input, 16, blake3_iv, 16, 0, 2, cvs);
+  /* hash_lanes: a full group of the widest kernel and, below, the padded and row-wise rest */
+  const uint8_t *lasts[BLAKE3_MAX_DEGREE];
+  uint32_t lo[BLAKE3_MAX_DEGREE] = {0}, hi[BLAKE3_MAX_DEGREE] = {0}, len[BLAKE3_MAX_DEGREE],
+           lf[BLAKE3_MAX_DEGREE];
+  for (int i = 0; i < BLAKE3_MAX_DEGREE; i++) {
+    lasts[i] = inputs[i] + 64 * 3;
+    len[i] = 64;
+    lf[i] = CHUNK_END | ROOT;
+  }
+  const blake3_lanes lanes = {inputs, lasts, lo, hi, len, lf};
+  for (size_t n = 1; n <= BLAKE3_MAX_DEGREE; n++) k->hash_lanes(&lanes, n, 4, blake3_iv, 0, CHUNK_START, cvs);
+  /* the batch: one-chunk and several-chunk messages, through hash_lanes and hash_many */
+  const int32_t offs[4] = {0, 100, 5000, 9000}, lens[4] = {33, 1024, 3000, 64};
+  uint8_t hashes[4 * 32];
+  blake3_hash_batch(k, input, offs, lens, 4, blake3_iv, 0, hashes);
   blake3_hash_oneshot(k, input, INPUT, blake3_iv, 0, 0, j->out, OUT);
 }
 
