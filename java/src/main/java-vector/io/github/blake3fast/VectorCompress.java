@@ -13,6 +13,10 @@ import jdk.incubator.vector.VectorSpecies;
  * The BLAKE3 compression function on {@link IntVector}s of the species this CPU prefers: one
  * block per lane, {@link #N} blocks at once. Arrays hold their words transposed, word {@code w}
  * of lane {@code l} at {@code w * N + l}, so that each word of all lanes is one vector load.
+ *
+ * <p>The rounds are split in two methods, the state passed through an array between them: the
+ * seven rounds in one method are more than 8000 bytes of bytecode, which HotSpot never compiles
+ * (DontCompileHugeMethods), and the Vector API interpreted is a hundred times slower.
  */
 final class VectorCompress {
   private VectorCompress() {}
@@ -26,9 +30,16 @@ final class VectorCompress {
    * counters {@code counterLo}/{@code counterHi} (one word each), all transposed; the same
    * block length and flags for every lane. Writes the 8 words of the new chaining values to
    * {@code out} (may be cv) or, when {@code full}, all 16 words of extended output.
+   * {@code state} (16 words) is scratch.
    */
-  static void compress(int[] cv, int[] m, int[] counterLo, int[] counterHi, int blockLen, int flags, int[] out,
-      boolean full) {
+  static void compress(int[] cv, int[] m, int[] counterLo, int[] counterHi, int blockLen, int flags, int[] state,
+      int[] out, boolean full) {
+    firstRounds(cv, m, counterLo, counterHi, blockLen, flags, state);
+    lastRounds(state, m, cv, out, full);
+  }
+
+  private static void firstRounds(int[] cv, int[] m, int[] counterLo, int[] counterHi, int blockLen, int flags,
+      int[] state) {
     IntVector v0 = IntVector.fromArray(S, cv, 0);
     IntVector v1 = IntVector.fromArray(S, cv, N);
     IntVector v2 = IntVector.fromArray(S, cv, 2 * N);
@@ -305,6 +316,41 @@ final class VectorCompress {
     v14 = v14.lanewise(XOR, v3).lanewise(ROR, 8);
     v9 = v9.add(v14);
     v4 = v4.lanewise(XOR, v9).lanewise(ROR, 7);
+    v0.intoArray(state, 0 * N);
+    v1.intoArray(state, 1 * N);
+    v2.intoArray(state, 2 * N);
+    v3.intoArray(state, 3 * N);
+    v4.intoArray(state, 4 * N);
+    v5.intoArray(state, 5 * N);
+    v6.intoArray(state, 6 * N);
+    v7.intoArray(state, 7 * N);
+    v8.intoArray(state, 8 * N);
+    v9.intoArray(state, 9 * N);
+    v10.intoArray(state, 10 * N);
+    v11.intoArray(state, 11 * N);
+    v12.intoArray(state, 12 * N);
+    v13.intoArray(state, 13 * N);
+    v14.intoArray(state, 14 * N);
+    v15.intoArray(state, 15 * N);
+  }
+
+  private static void lastRounds(int[] state, int[] m, int[] cv, int[] out, boolean full) {
+    IntVector v0 = IntVector.fromArray(S, state, 0 * N);
+    IntVector v1 = IntVector.fromArray(S, state, 1 * N);
+    IntVector v2 = IntVector.fromArray(S, state, 2 * N);
+    IntVector v3 = IntVector.fromArray(S, state, 3 * N);
+    IntVector v4 = IntVector.fromArray(S, state, 4 * N);
+    IntVector v5 = IntVector.fromArray(S, state, 5 * N);
+    IntVector v6 = IntVector.fromArray(S, state, 6 * N);
+    IntVector v7 = IntVector.fromArray(S, state, 7 * N);
+    IntVector v8 = IntVector.fromArray(S, state, 8 * N);
+    IntVector v9 = IntVector.fromArray(S, state, 9 * N);
+    IntVector v10 = IntVector.fromArray(S, state, 10 * N);
+    IntVector v11 = IntVector.fromArray(S, state, 11 * N);
+    IntVector v12 = IntVector.fromArray(S, state, 12 * N);
+    IntVector v13 = IntVector.fromArray(S, state, 13 * N);
+    IntVector v14 = IntVector.fromArray(S, state, 14 * N);
+    IntVector v15 = IntVector.fromArray(S, state, 15 * N);
     // round 5
     v0 = v0.add(v4).add(IntVector.fromArray(S, m, 12 * N));
     v12 = v12.lanewise(XOR, v0).lanewise(ROR, 16);

@@ -144,7 +144,7 @@ final class VectorKernel implements Kernel {
         }
       }
       int blockFlags = flags | (b == 0 ? Spec.CHUNK_START : 0) | (b == 15 ? Spec.CHUNK_END : 0);
-      VectorCompress.compress(cv, m, w.counterLo, w.counterHi, Spec.BLOCK_LEN, blockFlags, cv, false);
+      VectorCompress.compress(cv, m, w.counterLo, w.counterHi, Spec.BLOCK_LEN, blockFlags, w.state, cv, false);
     }
     for (int l = 0; l < k; l++) {
       for (int word = 0; word < 8; word++) {
@@ -197,7 +197,7 @@ final class VectorKernel implements Kernel {
         m[j * LANES + l] = cvs[from + 16 * l + j];
       }
     }
-    VectorCompress.compress(cv, m, w.counterLo, w.counterHi, Spec.BLOCK_LEN, flags, cv, false);
+    VectorCompress.compress(cv, m, w.counterLo, w.counterHi, Spec.BLOCK_LEN, flags, w.state, cv, false);
     for (int l = 0; l < k; l++) {
       for (int word = 0; word < 8; word++) {
         cvs[to + 8 * l + word] = cv[word * LANES + l];
@@ -229,7 +229,7 @@ final class VectorKernel implements Kernel {
         w.counterLo[l] = (int) c;
         w.counterHi[l] = (int) (c >>> 32);
       }
-      VectorCompress.compress(w.cv, w.m, w.counterLo, w.counterHi, blockLen, flags | Spec.ROOT, words, true);
+      VectorCompress.compress(w.cv, w.m, w.counterLo, w.counterHi, blockLen, flags | Spec.ROOT, w.state, words, true);
       for (int l = 0; l < LANES && outLen > 0; l++) {
         int n = Math.min(outLen, Spec.BLOCK_LEN - skip);
         if (n == Spec.BLOCK_LEN) {

@@ -20,6 +20,8 @@ final class VectorWork {
   final int[] counterLo = new int[LANES];
   final int[] counterHi = new int[LANES];
   final int[] out = new int[16 * LANES];
+  /** The state between the two halves of the rounds (see VectorCompress). */
+  final int[] state = new int[16 * LANES];
   /** A window's chunk values, 8 words each, side by side (each pair is a parent's block). */
   final int[] chunkCvs = new int[8 * VectorKernel.WINDOW];
   /** The window values of one big subtree: enough for Kernel.MAX_CALL, grown for a larger call. */
