@@ -10,9 +10,10 @@ import java.util.Optional;
  * compiled from src/main/java-vector) or the scalar {@link JavaKernel}. The Vector API engine
  * needs the incubator module {@code jdk.incubator.vector} in the boot layer, which only
  * {@code --add-modules jdk.incubator.vector} puts there; its classes are loaded only after that
- * was found, so a JVM without the module never sees a class that names it. Then it must pay on
- * this JVM ({@link #offReason}), unless {@code -Dblake3.vector=true} forces it, and give the
- * known answers ({@link SelfTest}). {@code -Dblake3.vector=false} forbids it.
+ * was found, so a JVM without the module never sees a class that names it. For now it is opt-in,
+ * {@code -Dblake3.vector=true} (see {@link #WARM_UP}); the description then says why it is off
+ * where it is, {@link #offReason} or the warm-up. Chosen, it must give the known answers
+ * ({@link SelfTest}) first. {@code -Dblake3.vector=false} (the default) keeps it off quietly.
  */
 final class VectorChoice {
   private VectorChoice() {}
@@ -22,12 +23,20 @@ final class VectorChoice {
   /** Test-only: makes the self-test see a wrong vector result, to prove it is acted upon. */
   static final String PROP_CORRUPT_FOR_TEST = "blake3.test.corruptVector";
   /** What the description says when the module is missing: how to get the engine. */
-  static final String HOW_TO_ENABLE = "add --add-modules " + MODULE + " for the Vector API engine";
+  static final String HOW_TO_ENABLE = "add --add-modules " + MODULE + " -D" + PROP_VECTOR
+      + "=true for the Vector API engine";
+  /**
+   * Why it is opt-in where it pays: until C2 has compiled its two round methods (C1 gives up on
+   * them: out of virtual registers) it runs interpreted, some 10 ms per compression, which makes
+   * a JVM's first megabytes take seconds (bench/results/java-vector.md).
+   */
+  static final String WARM_UP = "it runs interpreted for seconds before C2 compiles it";
 
-  /** The smallest Java feature release on which the engine pays (bench/results/java-vector.md). */
-  static final int MIN_FEATURE = 21;
-  /** Fewer lanes than this do not beat the scalar engine's own lanes. */
-  static final int MIN_LANES = 4;
+  /**
+   * The smallest Java feature release the engine is for: it was measured paying on 17, 21 and
+   * 25 once compiled (bench/results/java-vector.md).
+   */
+  static final int MIN_FEATURE = 17;
 
   /** The Java engine, native code being off for {@code reason}; never throws. */
   static NativeLoader.Choice choose(String reason) {
@@ -50,20 +59,15 @@ final class VectorChoice {
       if (module.isEmpty()) {
         return new NativeLoader.Choice(JavaKernel.INSTANCE, scalar + "; " + HOW_TO_ENABLE + ")");
       }
-      String off = forced ? null
-          : offReason(Runtime.version().feature(), System.getProperty("os.arch", ""), JvmOptions.list());
-      if (off != null) {
-        return new NativeLoader.Choice(JavaKernel.INSTANCE,
-            scalar + "; Vector API engine off: " + off + ", -D" + PROP_VECTOR + "=true forces it)");
+      if (!forced) {
+        String off = offReason(Runtime.version().feature(), System.getProperty("os.arch", ""), JvmOptions.list());
+        return new NativeLoader.Choice(JavaKernel.INSTANCE, scalar + "; Vector API engine off: "
+            + (off != null ? off : WARM_UP) + ", -D" + PROP_VECTOR + "=true turns it on)");
       }
       // A named module reads only what its descriptor requires; this one asks at run time, so
       // that its descriptor need not name an incubator module.
       VectorChoice.class.getModule().addReads(module.get());
       Kernel k = vectorKernel();
-      if (!forced && lanes() < MIN_LANES) {
-        return new NativeLoader.Choice(JavaKernel.INSTANCE,
-            scalar + "; Vector API engine off: " + lanes() + " lanes, -D" + PROP_VECTOR + "=true forces it)");
-      }
       String mismatch = SelfTest.compare(k, Boolean.getBoolean(PROP_CORRUPT_FOR_TEST));
       if (mismatch != null) {
         String why = k.name() + " failed its self-test against the Java engine (" + mismatch + ")";
@@ -88,10 +92,6 @@ final class VectorChoice {
    */
   static Kernel vectorKernel() {
     return VectorKernel.INSTANCE;
-  }
-
-  private static int lanes() {
-    return VectorKernel.LANES;
   }
 
   /**
