@@ -76,9 +76,11 @@ import jdk.incubator.vector.VectorSpecies;
  * block per lane, {{@link #N}} blocks at once. Arrays hold their words transposed, word {{@code w}}
  * of lane {{@code l}} at {{@code w * N + l}}, so that each word of all lanes is one vector load.
  *
- * <p>The rounds are split in two methods, the state passed through an array between them: the
+ * <p>The rounds are split in four methods, the state passed through an array between them: the
  * seven rounds in one method are more than 8000 bytes of bytecode, which HotSpot never compiles
- * (DontCompileHugeMethods), and the Vector API interpreted is a hundred times slower.
+ * (DontCompileHugeMethods), and the Vector API interpreted is a hundred times slower; in two
+ * methods, C1 gives up on each ("out of virtual registers"), and a method that C1 compiled at
+ * its tier 2 (as it does when C2 is busy) then stayed there, never reaching C2.
  */
 final class VectorCompress {{
   private VectorCompress() {{}}
@@ -96,11 +98,13 @@ final class VectorCompress {{
    */
   static void compress(int[] cv, int[] m, int[] counterLo, int[] counterHi, int blockLen, int flags, int[] state,
       int[] out, boolean full) {{
-    firstRounds(cv, m, counterLo, counterHi, blockLen, flags, state);
-    lastRounds(state, m, cv, out, full);
+    rounds12(cv, m, counterLo, counterHi, blockLen, flags, state);
+    rounds34(state, m);
+    rounds56(state, m);
+    round7(state, m, cv, out, full);
   }}
 
-  private static void firstRounds(int[] cv, int[] m, int[] counterLo, int[] counterHi, int blockLen, int flags,
+  private static void rounds12(int[] cv, int[] m, int[] counterLo, int[] counterHi, int blockLen, int flags,
       int[] state) {{
     IntVector v0 = IntVector.fromArray(S, cv, 0);
     IntVector v1 = IntVector.fromArray(S, cv, N);
@@ -118,13 +122,25 @@ final class VectorCompress {{
     IntVector v13 = IntVector.fromArray(S, counterHi, 0);
     IntVector v14 = IntVector.broadcast(S, blockLen);
     IntVector v15 = IntVector.broadcast(S, flags);
-{rounds(0, 4)}
+{rounds(0, 2)}
 {store_state()}
   }}
 
-  private static void lastRounds(int[] state, int[] m, int[] cv, int[] out, boolean full) {{
+  private static void rounds34(int[] state, int[] m) {{
 {load_state()}
-{rounds(4, 7)}
+{rounds(2, 4)}
+{store_state()}
+  }}
+
+  private static void rounds56(int[] state, int[] m) {{
+{load_state()}
+{rounds(4, 6)}
+{store_state()}
+  }}
+
+  private static void round7(int[] state, int[] m, int[] cv, int[] out, boolean full) {{
+{load_state()}
+{rounds(6, 7)}
     if (full) {{
       // The upper half of extended output needs the input chaining value: read before any store.
       IntVector.fromArray(S, cv, 0).lanewise(XOR, v8).intoArray(out, 8 * N);

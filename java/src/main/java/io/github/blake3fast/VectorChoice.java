@@ -10,10 +10,11 @@ import java.util.Optional;
  * compiled from src/main/java-vector) or the scalar {@link JavaKernel}. The Vector API engine
  * needs the incubator module {@code jdk.incubator.vector} in the boot layer, which only
  * {@code --add-modules jdk.incubator.vector} puts there; its classes are loaded only after that
- * was found, so a JVM without the module never sees a class that names it. For now it is opt-in,
- * {@code -Dblake3.vector=true} (see {@link #WARM_UP}); the description then says why it is off
- * where it is, {@link #offReason} or the warm-up. Chosen, it must give the known answers
- * ({@link SelfTest}) first. {@code -Dblake3.vector=false} (the default) keeps it off quietly.
+ * was found, so a JVM without the module never sees a class that names it. By default it takes
+ * over from the scalar engine once warm ({@link WarmingVectorKernel}), where {@link #offReason}
+ * finds nothing against it; {@code -Dblake3.vector=true} uses it from the start, whatever the
+ * rule says, and {@code -Dblake3.vector=false} never. Either way it must give the known answers
+ * ({@link SelfTest}) first.
  */
 final class VectorChoice {
   private VectorChoice() {}
@@ -25,12 +26,6 @@ final class VectorChoice {
   /** What the description says when the module is missing: how to get the engine. */
   static final String HOW_TO_ENABLE = "add --add-modules " + MODULE + " -D" + PROP_VECTOR
       + "=true for the Vector API engine";
-  /**
-   * Why it is opt-in where it pays: until C2 has compiled its two round methods (C1 gives up on
-   * them: out of virtual registers) it runs interpreted, some 10 ms per compression, which makes
-   * a JVM's first megabytes take seconds (bench/results/java-vector.md).
-   */
-  static final String WARM_UP = "it runs interpreted for seconds before C2 compiles it";
 
   /**
    * The smallest Java feature release the engine is for: it was measured paying on 17, 21 and
@@ -61,8 +56,11 @@ final class VectorChoice {
       }
       if (!forced) {
         String off = offReason(Runtime.version().feature(), System.getProperty("os.arch", ""), JvmOptions.list());
-        return new NativeLoader.Choice(JavaKernel.INSTANCE, scalar + "; Vector API engine off: "
-            + (off != null ? off : WARM_UP) + ", -D" + PROP_VECTOR + "=true turns it on)");
+        if (off != null) {
+          return new NativeLoader.Choice(JavaKernel.INSTANCE,
+              scalar + "; Vector API engine off: " + off + ", -D" + PROP_VECTOR + "=true forces it)");
+        }
+        return new NativeLoader.Choice(new WarmingVectorKernel(reason, module.get()), null);
       }
       // A named module reads only what its descriptor requires; this one asks at run time, so
       // that its descriptor need not name an incubator module.

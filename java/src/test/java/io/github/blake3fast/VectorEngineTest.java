@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The Vector API engine as a user's JVM chooses it, each in a child JVM: without the module the
- * description says how to get it; with it and {@code -Dblake3.vector=true} it is chosen, and
+ * description says how to get it; with it, it takes over once warm, unless forbidden; with
+ * {@code -Dblake3.vector=true} it is chosen from the start, and
  * PlatformCheck (vectors, streaming, XOF, random inputs against a reference) passes on it for
  * every vector width this CPU has ({@code -XX:UseAVX=1/2/3}: 128, 256, 512 bits), on this JDK
  * and on Temurin 25 where it is installed. The engine tests run it in-process too, when surefire
@@ -29,10 +30,20 @@ class VectorEngineTest {
   }
 
   @Test
-  void withTheModuleItIsOptIn() throws Exception {
-    String out = child(thisJava(), List.of("--add-modules", "jdk.incubator.vector", "-Dblake3.native=false"),
-        "--describe");
-    assertTrue(out.startsWith("java (") && out.contains("-Dblake3.vector=true"), out);
+  void withTheModuleItTakesOverOnceWarm() throws Exception {
+    List<String> opts = List.of("--add-modules", "jdk.incubator.vector", "-Dblake3.native=false");
+    String before = child(thisJava(), opts, "--describe");
+    assertTrue(before.startsWith("java (") && before.contains("Vector API engine waits"), before);
+    String after = child(thisJava(), opts, "--describe", "--warm");
+    assertTrue(after.startsWith("java-vector-") && after.endsWith("(native disabled by -Dblake3.native=false)"),
+        after);
+  }
+
+  @Test
+  void forbidden() throws Exception {
+    String out = child(thisJava(), List.of("--add-modules", "jdk.incubator.vector", "-Dblake3.native=false",
+        "-Dblake3.vector=false"), "--describe", "--warm");
+    assertEquals("java (native disabled by -Dblake3.native=false)", out);
   }
 
   @Test
@@ -93,6 +104,7 @@ class VectorEngineTest {
     cmd.addAll(List.of("-cp", base.resolve("target/classes") + ":" + base.resolve("target/test-classes")));
     if (mainAndArgs[0].equals("--describe")) {
       cmd.add(VectorEngineTest.class.getName());
+      cmd.addAll(List.of(mainAndArgs).subList(1, mainAndArgs.length));
     } else {
       cmd.addAll(List.of(mainAndArgs));
     }
@@ -104,8 +116,27 @@ class VectorEngineTest {
     return out.substring(out.lastIndexOf('\n') + 1);
   }
 
-  /** The child's side of a "--describe" run: what the library says it runs. */
-  public static void main(String[] args) {
+  /**
+   * The child's side of a "--describe" run: what the library says it runs; with "--warm", after
+   * hashing 1 MiB inputs until the Vector API engine took over (or two minutes passed), each
+   * checked against the first one's hash.
+   */
+  public static void main(String[] args) throws InterruptedException {
+    if (args.length > 0 && args[0].equals("--warm")) {
+      byte[] in = new byte[1 << 20];
+      new java.util.Random(7).nextBytes(in);
+      byte[] want = Blake3.hash(in);
+      long end = System.nanoTime() + 120_000_000_000L;
+      while (!Blake3.implementation().startsWith("java-vector") && System.nanoTime() < end) {
+        if (!java.util.Arrays.equals(want, Blake3.hash(in))) {
+          throw new AssertionError("hash changed during the warm-up");
+        }
+        Thread.sleep(1);
+      }
+      if (!java.util.Arrays.equals(want, Blake3.hash(in))) {
+        throw new AssertionError("hash changed after the warm-up");
+      }
+    }
     System.out.println(Blake3.implementation());
   }
 }
