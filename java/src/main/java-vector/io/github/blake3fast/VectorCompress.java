@@ -14,11 +14,12 @@ import jdk.incubator.vector.VectorSpecies;
  * block per lane, {@link #N} blocks at once. Arrays hold their words transposed, word {@code w}
  * of lane {@code l} at {@code w * N + l}, so that each word of all lanes is one vector load.
  *
- * <p>The rounds are split in four methods, the state passed through an array between them: the
- * seven rounds in one method are more than 8000 bytes of bytecode, which HotSpot never compiles
- * (DontCompileHugeMethods), and the Vector API interpreted is a hundred times slower; in two
- * methods, C1 gives up on each ("out of virtual registers"), and a method that C1 compiled at
- * its tier 2 (as it does when C2 is busy) then stayed there, never reaching C2.
+ * <p>One method per round, the state passed through an array between them: the seven rounds in
+ * one method are more than 8000 bytes of bytecode, which HotSpot never compiles
+ * (DontCompileHugeMethods), and the Vector API interpreted is a hundred times slower; with two
+ * rounds or more per method, JDK 17's C1 gives up on each ("out of virtual registers"), and a
+ * method that C1 had compiled at its tier 2 (as it does when C2 is busy) then stayed there,
+ * never reaching C2.
  */
 final class VectorCompress {
   private VectorCompress() {}
@@ -36,13 +37,16 @@ final class VectorCompress {
    */
   static void compress(int[] cv, int[] m, int[] counterLo, int[] counterHi, int blockLen, int flags, int[] state,
       int[] out, boolean full) {
-    rounds12(cv, m, counterLo, counterHi, blockLen, flags, state);
-    rounds34(state, m);
-    rounds56(state, m);
+    round1(cv, m, counterLo, counterHi, blockLen, flags, state);
+    round2(state, m);
+    round3(state, m);
+    round4(state, m);
+    round5(state, m);
+    round6(state, m);
     round7(state, m, cv, out, full);
   }
 
-  private static void rounds12(int[] cv, int[] m, int[] counterLo, int[] counterHi, int blockLen, int flags,
+  private static void round1(int[] cv, int[] m, int[] counterLo, int[] counterHi, int blockLen, int flags,
       int[] state) {
     IntVector v0 = IntVector.fromArray(S, cv, 0);
     IntVector v1 = IntVector.fromArray(S, cv, N);
@@ -125,6 +129,41 @@ final class VectorCompress {
     v14 = v14.lanewise(XOR, v3).lanewise(ROR, 8);
     v9 = v9.add(v14);
     v4 = v4.lanewise(XOR, v9).lanewise(ROR, 7);
+    v0.intoArray(state, 0 * N);
+    v1.intoArray(state, 1 * N);
+    v2.intoArray(state, 2 * N);
+    v3.intoArray(state, 3 * N);
+    v4.intoArray(state, 4 * N);
+    v5.intoArray(state, 5 * N);
+    v6.intoArray(state, 6 * N);
+    v7.intoArray(state, 7 * N);
+    v8.intoArray(state, 8 * N);
+    v9.intoArray(state, 9 * N);
+    v10.intoArray(state, 10 * N);
+    v11.intoArray(state, 11 * N);
+    v12.intoArray(state, 12 * N);
+    v13.intoArray(state, 13 * N);
+    v14.intoArray(state, 14 * N);
+    v15.intoArray(state, 15 * N);
+  }
+
+  private static void round2(int[] state, int[] m) {
+    IntVector v0 = IntVector.fromArray(S, state, 0 * N);
+    IntVector v1 = IntVector.fromArray(S, state, 1 * N);
+    IntVector v2 = IntVector.fromArray(S, state, 2 * N);
+    IntVector v3 = IntVector.fromArray(S, state, 3 * N);
+    IntVector v4 = IntVector.fromArray(S, state, 4 * N);
+    IntVector v5 = IntVector.fromArray(S, state, 5 * N);
+    IntVector v6 = IntVector.fromArray(S, state, 6 * N);
+    IntVector v7 = IntVector.fromArray(S, state, 7 * N);
+    IntVector v8 = IntVector.fromArray(S, state, 8 * N);
+    IntVector v9 = IntVector.fromArray(S, state, 9 * N);
+    IntVector v10 = IntVector.fromArray(S, state, 10 * N);
+    IntVector v11 = IntVector.fromArray(S, state, 11 * N);
+    IntVector v12 = IntVector.fromArray(S, state, 12 * N);
+    IntVector v13 = IntVector.fromArray(S, state, 13 * N);
+    IntVector v14 = IntVector.fromArray(S, state, 14 * N);
+    IntVector v15 = IntVector.fromArray(S, state, 15 * N);
     // round 2
     v0 = v0.add(v4).add(IntVector.fromArray(S, m, 2 * N));
     v12 = v12.lanewise(XOR, v0).lanewise(ROR, 16);
@@ -208,7 +247,7 @@ final class VectorCompress {
     v15.intoArray(state, 15 * N);
   }
 
-  private static void rounds34(int[] state, int[] m) {
+  private static void round3(int[] state, int[] m) {
     IntVector v0 = IntVector.fromArray(S, state, 0 * N);
     IntVector v1 = IntVector.fromArray(S, state, 1 * N);
     IntVector v2 = IntVector.fromArray(S, state, 2 * N);
@@ -290,6 +329,41 @@ final class VectorCompress {
     v14 = v14.lanewise(XOR, v3).lanewise(ROR, 8);
     v9 = v9.add(v14);
     v4 = v4.lanewise(XOR, v9).lanewise(ROR, 7);
+    v0.intoArray(state, 0 * N);
+    v1.intoArray(state, 1 * N);
+    v2.intoArray(state, 2 * N);
+    v3.intoArray(state, 3 * N);
+    v4.intoArray(state, 4 * N);
+    v5.intoArray(state, 5 * N);
+    v6.intoArray(state, 6 * N);
+    v7.intoArray(state, 7 * N);
+    v8.intoArray(state, 8 * N);
+    v9.intoArray(state, 9 * N);
+    v10.intoArray(state, 10 * N);
+    v11.intoArray(state, 11 * N);
+    v12.intoArray(state, 12 * N);
+    v13.intoArray(state, 13 * N);
+    v14.intoArray(state, 14 * N);
+    v15.intoArray(state, 15 * N);
+  }
+
+  private static void round4(int[] state, int[] m) {
+    IntVector v0 = IntVector.fromArray(S, state, 0 * N);
+    IntVector v1 = IntVector.fromArray(S, state, 1 * N);
+    IntVector v2 = IntVector.fromArray(S, state, 2 * N);
+    IntVector v3 = IntVector.fromArray(S, state, 3 * N);
+    IntVector v4 = IntVector.fromArray(S, state, 4 * N);
+    IntVector v5 = IntVector.fromArray(S, state, 5 * N);
+    IntVector v6 = IntVector.fromArray(S, state, 6 * N);
+    IntVector v7 = IntVector.fromArray(S, state, 7 * N);
+    IntVector v8 = IntVector.fromArray(S, state, 8 * N);
+    IntVector v9 = IntVector.fromArray(S, state, 9 * N);
+    IntVector v10 = IntVector.fromArray(S, state, 10 * N);
+    IntVector v11 = IntVector.fromArray(S, state, 11 * N);
+    IntVector v12 = IntVector.fromArray(S, state, 12 * N);
+    IntVector v13 = IntVector.fromArray(S, state, 13 * N);
+    IntVector v14 = IntVector.fromArray(S, state, 14 * N);
+    IntVector v15 = IntVector.fromArray(S, state, 15 * N);
     // round 4
     v0 = v0.add(v4).add(IntVector.fromArray(S, m, 10 * N));
     v12 = v12.lanewise(XOR, v0).lanewise(ROR, 16);
@@ -373,7 +447,7 @@ final class VectorCompress {
     v15.intoArray(state, 15 * N);
   }
 
-  private static void rounds56(int[] state, int[] m) {
+  private static void round5(int[] state, int[] m) {
     IntVector v0 = IntVector.fromArray(S, state, 0 * N);
     IntVector v1 = IntVector.fromArray(S, state, 1 * N);
     IntVector v2 = IntVector.fromArray(S, state, 2 * N);
@@ -455,6 +529,41 @@ final class VectorCompress {
     v14 = v14.lanewise(XOR, v3).lanewise(ROR, 8);
     v9 = v9.add(v14);
     v4 = v4.lanewise(XOR, v9).lanewise(ROR, 7);
+    v0.intoArray(state, 0 * N);
+    v1.intoArray(state, 1 * N);
+    v2.intoArray(state, 2 * N);
+    v3.intoArray(state, 3 * N);
+    v4.intoArray(state, 4 * N);
+    v5.intoArray(state, 5 * N);
+    v6.intoArray(state, 6 * N);
+    v7.intoArray(state, 7 * N);
+    v8.intoArray(state, 8 * N);
+    v9.intoArray(state, 9 * N);
+    v10.intoArray(state, 10 * N);
+    v11.intoArray(state, 11 * N);
+    v12.intoArray(state, 12 * N);
+    v13.intoArray(state, 13 * N);
+    v14.intoArray(state, 14 * N);
+    v15.intoArray(state, 15 * N);
+  }
+
+  private static void round6(int[] state, int[] m) {
+    IntVector v0 = IntVector.fromArray(S, state, 0 * N);
+    IntVector v1 = IntVector.fromArray(S, state, 1 * N);
+    IntVector v2 = IntVector.fromArray(S, state, 2 * N);
+    IntVector v3 = IntVector.fromArray(S, state, 3 * N);
+    IntVector v4 = IntVector.fromArray(S, state, 4 * N);
+    IntVector v5 = IntVector.fromArray(S, state, 5 * N);
+    IntVector v6 = IntVector.fromArray(S, state, 6 * N);
+    IntVector v7 = IntVector.fromArray(S, state, 7 * N);
+    IntVector v8 = IntVector.fromArray(S, state, 8 * N);
+    IntVector v9 = IntVector.fromArray(S, state, 9 * N);
+    IntVector v10 = IntVector.fromArray(S, state, 10 * N);
+    IntVector v11 = IntVector.fromArray(S, state, 11 * N);
+    IntVector v12 = IntVector.fromArray(S, state, 12 * N);
+    IntVector v13 = IntVector.fromArray(S, state, 13 * N);
+    IntVector v14 = IntVector.fromArray(S, state, 14 * N);
+    IntVector v15 = IntVector.fromArray(S, state, 15 * N);
     // round 6
     v0 = v0.add(v4).add(IntVector.fromArray(S, m, 9 * N));
     v12 = v12.lanewise(XOR, v0).lanewise(ROR, 16);
