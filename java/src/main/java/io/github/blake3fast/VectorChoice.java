@@ -3,7 +3,6 @@ package io.github.blake3fast;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 
 /**
  * Which Java engine runs when native code does not: the Vector API one ({@code VectorKernel},
@@ -24,8 +23,7 @@ final class VectorChoice {
   /** Test-only: makes the self-test see a wrong vector result, to prove it is acted upon. */
   static final String PROP_CORRUPT_FOR_TEST = "blake3.test.corruptVector";
   /** What the description says when the module is missing: how to get the engine. */
-  static final String HOW_TO_ENABLE = "add --add-modules " + MODULE + " -D" + PROP_VECTOR
-      + "=true for the Vector API engine";
+  static final String HOW_TO_ENABLE = "add --add-modules " + MODULE + " for the Vector API engine";
 
   /**
    * The smallest Java feature release the engine is for: it was measured paying on 17, 21 and
@@ -50,8 +48,8 @@ final class VectorChoice {
             NativeLoader.log(Level.WARNING, "blake3-fast: bad -D" + PROP_VECTOR + "=" + setting + ": use true or false");
         }
       }
-      Optional<Module> module = ModuleLayer.boot().findModule(MODULE);
-      if (module.isEmpty()) {
+      Module module = bootModule();
+      if (module == null) {
         return new NativeLoader.Choice(JavaKernel.INSTANCE, scalar + "; " + HOW_TO_ENABLE + ")");
       }
       if (!forced) {
@@ -60,11 +58,11 @@ final class VectorChoice {
           return new NativeLoader.Choice(JavaKernel.INSTANCE,
               scalar + "; Vector API engine off: " + off + ", -D" + PROP_VECTOR + "=true forces it)");
         }
-        return new NativeLoader.Choice(new WarmingVectorKernel(reason, module.get()), null);
+        return new NativeLoader.Choice(new WarmingVectorKernel(reason, module), null);
       }
       // A named module reads only what its descriptor requires; this one asks at run time, so
       // that its descriptor need not name an incubator module.
-      VectorChoice.class.getModule().addReads(module.get());
+      VectorChoice.class.getModule().addReads(module);
       Kernel k = vectorKernel();
       String mismatch = SelfTest.compare(k, Boolean.getBoolean(PROP_CORRUPT_FOR_TEST));
       if (mismatch != null) {
@@ -81,7 +79,20 @@ final class VectorChoice {
 
   /** Whether the module is in the boot layer (what {@code --add-modules} does). */
   static boolean moduleReadable() {
-    return ModuleLayer.boot().findModule(MODULE).isPresent();
+    return bootModule() != null;
+  }
+
+  /**
+   * The module from the boot layer, or null. A loop, not ModuleLayer.findModule: that one runs a
+   * stream, whose classes cost a fresh JVM's first hash milliseconds (StartupClassesTest).
+   */
+  private static Module bootModule() {
+    for (Module m : ModuleLayer.boot().modules()) {
+      if (m.getName().equals(MODULE)) {
+        return m;
+      }
+    }
+    return null;
   }
 
   /**

@@ -98,12 +98,26 @@ final class WarmingVectorKernel implements Kernel {
         if (!started) {
           started = true;
           state = "warming up";
-          Thread t = new Thread(this::warmUp, "blake3-fast Vector API warm-up");
-          t.setDaemon(true);
-          t.setPriority(Thread.MIN_PRIORITY);
-          t.start();
+          new WarmUp(this).start();
         }
       }
+    }
+  }
+
+  /** A class, not a lambda: the first lambda of a JVM costs milliseconds of start-up. */
+  private static final class WarmUp extends Thread {
+    private final WarmingVectorKernel kernel;
+
+    WarmUp(WarmingVectorKernel kernel) {
+      super("blake3-fast Vector API warm-up");
+      this.kernel = kernel;
+      setDaemon(true);
+      setPriority(Thread.MIN_PRIORITY);
+    }
+
+    @Override
+    public void run() {
+      kernel.warmUp();
     }
   }
 
