@@ -32,13 +32,17 @@ def g(a, b, c, d, x, y):
     va, vb, vc, vd = (f"v{i}" for i in (a, b, c, d))
     return [
         f"{va} = {va}.add({vb}).add({msg(x)});",
-        f"{vd} = {vd}.lanewise(XOR, {va}).lanewise(ROR, 16);",
+        f"{vd} = {vd}.lanewise(XOR, {va});",
+        f"{vd} = ROTATE_BY_SHIFTS ? {vd}.lanewise(LSHR, 16).or({vd}.lanewise(LSHL, 16)) : {vd}.lanewise(ROR, 16);",
         f"{vc} = {vc}.add({vd});",
-        f"{vb} = {vb}.lanewise(XOR, {vc}).lanewise(ROR, 12);",
+        f"{vb} = {vb}.lanewise(XOR, {vc});",
+        f"{vb} = ROTATE_BY_SHIFTS ? {vb}.lanewise(LSHR, 12).or({vb}.lanewise(LSHL, 20)) : {vb}.lanewise(ROR, 12);",
         f"{va} = {va}.add({vb}).add({msg(y)});",
-        f"{vd} = {vd}.lanewise(XOR, {va}).lanewise(ROR, 8);",
+        f"{vd} = {vd}.lanewise(XOR, {va});",
+        f"{vd} = ROTATE_BY_SHIFTS ? {vd}.lanewise(LSHR, 8).or({vd}.lanewise(LSHL, 24)) : {vd}.lanewise(ROR, 8);",
         f"{vc} = {vc}.add({vd});",
-        f"{vb} = {vb}.lanewise(XOR, {vc}).lanewise(ROR, 7);",
+        f"{vb} = {vb}.lanewise(XOR, {vc});",
+        f"{vb} = ROTATE_BY_SHIFTS ? {vb}.lanewise(LSHR, 7).or({vb}.lanewise(LSHL, 25)) : {vb}.lanewise(ROR, 7);",
     ]
 
 
@@ -82,6 +86,8 @@ def main():
  */
 package io.github.blake3fast;
 
+import static jdk.incubator.vector.VectorOperators.LSHL;
+import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.ROR;
 import static jdk.incubator.vector.VectorOperators.XOR;
 
@@ -106,6 +112,17 @@ final class VectorCompress {{
   static final VectorSpecies<Integer> S = IntVector.SPECIES_PREFERRED;
   /** Lanes: blocks compressed at once. */
   static final int N = S.length();
+
+  /**
+   * Whether rotations are two shifts and an or rather than {{@code lanewise(ROR)}}: with 128-bit
+   * vectors JDK 21 and 25 compile ROR to no vector instruction on x86 (the engine then ran at a
+   * fifth of the scalar engine's speed, bench/results/java-vector.md); wider ones have it
+   * (AVX-512: one instruction). Written out at each use, not as a method: past C2's inlining
+   * budget (DesiredMethodLimit, soon spent on the Vector API's own code) a call of ours would
+   * stay a call, with every vector boxed.
+   */
+  static final boolean ROTATE_BY_SHIFTS = N <= 4;
+
 
   /**
    * Compresses N blocks: chaining values {{@code cv}} (8 words), message {{@code m}} (16 words),
