@@ -278,6 +278,7 @@ for idx in "${!tasks[@]}"; do
     case "$qemu" in @qemu10/*) label="$label [qemu 10]" ;; *) label="$label [$qemu]" ;; esac
   fi
   [ "$kind" = freestanding ] && label="$cpu (freestanding)"
+  [ "$kind" = jvmvector ] && label="$cpu (Vector API)"
   key="$arch|$label"
   if [ -z "${row_seen[$key]:-}" ]; then row_seen[$key]=1; rows+=("$key"); fi
   case "$st" in
@@ -285,7 +286,7 @@ for idx in "${!tasks[@]}"; do
     SKIP) cell="SKIPPED (tolerated)"; skips=$((skips + 1)) ;;
     *) cell="FAIL: $summ [log $logs/$idx.log]"; failures=$((failures + 1)) ;;
   esac
-  if [ "$kind" = jvm ]; then j_res[$key]=$cell; else c_res[$key]=$cell; fi
+  if [ "$kind" = jvm ] || [ "$kind" = jvmvector ]; then j_res[$key]=$cell; else c_res[$key]=$cell; fi
   if [ "$k" != "?" ] && [ -n "$k" ]; then
     if [ -z "${kern[$key]:-}" ]; then kern[$key]="$k (want $expected)"
     elif [[ "${kern[$key]}" != "$k "* ]]; then kern[$key]="${kern[$key]} / jvm: $k"; fi
