@@ -47,6 +47,14 @@ class VectorEngineTest {
   }
 
   @Test
+  void aSelfTestMismatchKeepsTheScalarEngine() throws Exception {
+    String out = child(thisJava(), List.of("--add-modules", "jdk.incubator.vector", "-Dblake3.native=false",
+        "-Dblake3.vector=true", "-Dblake3.test.corruptVector=true"), "--describe");
+    assertTrue(out.startsWith("java (native disabled by -Dblake3.native=false; java-vector-")
+        && out.contains(" failed its self-test against the Java engine (keyed_hash of 1025 bytes, one-shot))"), out);
+  }
+
+  @Test
   void nativeStaysFirst() throws Exception {
     String out = child(thisJava(), List.of("--add-modules", "jdk.incubator.vector", "-Dblake3.vector=true"),
         "--describe");
