@@ -110,16 +110,18 @@ final class NativeLoader {
     }
   }
 
-  /** The Java engine, with the reason; logged at {@code level} unless that is null. */
+  /**
+   * The Java engine (the Vector API one or the scalar one, {@link VectorChoice} says), with the
+   * reason; logged at {@code level} unless that is null.
+   */
   private static Choice javaBecause(Level level, String reason) {
-    String description = "java (" + reason + ")";
     if (level != null) {
       log(level, "blake3-fast: using the Java engine: " + reason);
     }
-    return new Choice(JavaKernel.INSTANCE, description);
+    return VectorChoice.choose(reason);
   }
 
-  private static void log(Level level, String message) {
+  static void log(Level level, String message) {
     try {
       System.getLogger(LOGGER).log(level, message);
     } catch (Throwable ignored) { // a broken logging setup must not stop hashing

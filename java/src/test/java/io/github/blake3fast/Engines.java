@@ -39,6 +39,9 @@ final class Engines {
     List<Kernel> ks = new ArrayList<>();
     ks.add(JavaKernel.LANES);
     ks.add(JavaKernel.ONE_CHUNK);
+    if (VectorChoice.moduleReadable()) { // --add-modules jdk.incubator.vector
+      ks.add(VectorChoice.vectorKernel());
+    }
     if (Engine.kernel() instanceof NativeKernel) {
       int supported = NativeBlake3.supportedIsas();
       for (int isa = 0; isa < NativeBlake3.ISA_NAMES.length; isa++) {

@@ -168,7 +168,7 @@ class LoaderSelfTestTest {
       String reason = "native refused: " + kernel + " failed its self-test against the Java engine"
           + " (keyed_hash of 1025 bytes, one-shot)";
       String all = "$ " + String.join(" ", cmd) + "\n" + out + err;
-      assertTrue(out.contains("impl=java (" + reason + ")\n"), all);
+      assertTrue(out.contains("impl=java (" + reason + "; " + VectorChoice.HOW_TO_ENABLE + ")\n"), all);
       assertTrue(out.contains("hash=ok\n"), all);
       assertTrue(err.contains("WARNING: blake3-fast: using the Java engine: " + reason + "\n"), all);
       assertEquals(1, err.split("blake3-fast:", -1).length - 1, "logged once\n" + all);

@@ -27,8 +27,8 @@ class LoaderClassLoaderTest {
     assertFalse(r.out.contains("thrown"), r::toString);
     assertEquals("ok", r.get("hash.app"), r::toString);
     assertEquals("ok", r.get("hash.isolated"), r::toString);
-    assertTrue(r.get("impl.app").matches(app), r::toString);
-    assertTrue(r.get("impl.isolated").matches(isolated), r::toString);
+    assertTrue(Fixture.withoutVectorHint(r.get("impl.app")).matches(app), r::toString);
+    assertTrue(Fixture.withoutVectorHint(r.get("impl.isolated")).matches(isolated), r::toString);
   }
 
   @Test

@@ -1,0 +1,150 @@
+package io.github.blake3fast;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Vector API engine as a user's JVM chooses it, each in a child JVM: without the module the
+ * description says how to get it; with it, it takes over once warm, unless forbidden; with
+ * {@code -Dblake3.vector=true} it is chosen from the start, and
+ * PlatformCheck (vectors, streaming, XOF, random inputs against a reference) passes on it for
+ * every vector width this CPU has ({@code -XX:UseAVX=1/2/3}: 128, 256, 512 bits), on this JDK
+ * and on Temurin 25 where it is installed. The engine tests run it in-process too, when surefire
+ * adds the module (Engines).
+ */
+class VectorEngineTest {
+  private static final Path TEMURIN_25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
+
+  @Test
+  void withoutTheModuleTheDescriptionSaysHowToEnableIt() throws Exception {
+    String out = child(thisJava(), List.of("-Dblake3.native=false"), "--describe");
+    assertTrue(out.startsWith("java (") && out.contains("--add-modules jdk.incubator.vector"), out);
+  }
+
+  @Test
+  void withTheModuleItTakesOverOnceWarm() throws Exception {
+    List<String> opts = List.of("--add-modules", "jdk.incubator.vector", "-Dblake3.native=false");
+    String before = child(thisJava(), opts, "--describe");
+    assertTrue(before.startsWith("java (") && before.contains("Vector API engine waits"), before);
+    String after = child(thisJava(), opts, "--describe", "--warm");
+    assertTrue(after.startsWith("java-vector-") && after.endsWith("(native disabled by -Dblake3.native=false)"),
+        after);
+  }
+
+  @Test
+  void forbidden() throws Exception {
+    String out = child(thisJava(), List.of("--add-modules", "jdk.incubator.vector", "-Dblake3.native=false",
+        "-Dblake3.vector=false"), "--describe", "--warm");
+    assertEquals("java (native disabled by -Dblake3.native=false)", out);
+  }
+
+  @Test
+  void aSelfTestMismatchKeepsTheScalarEngine() throws Exception {
+    String out = child(thisJava(), List.of("--add-modules", "jdk.incubator.vector", "-Dblake3.native=false",
+        "-Dblake3.vector=true", "-Dblake3.test.corruptVector=true"), "--describe");
+    assertTrue(out.startsWith("java (native disabled by -Dblake3.native=false; java-vector-")
+        && out.contains(" failed its self-test against the Java engine (keyed_hash of 1025 bytes, one-shot))"), out);
+  }
+
+  @Test
+  void nativeStaysFirst() throws Exception {
+    String out = child(thisJava(), List.of("--add-modules", "jdk.incubator.vector", "-Dblake3.vector=true"),
+        "--describe");
+    assertTrue(!out.startsWith("java-vector"), out);
+  }
+
+  @Test
+  void offWithoutC2() {
+    assertEquals("no C2", VectorChoice.offReason(25, "amd64", List.of("-XX:TieredStopAtLevel=1")));
+    assertEquals("no C2", VectorChoice.offReason(25, "aarch64", List.of("-Xint")));
+    assertNull(VectorChoice.offReason(25, "amd64", List.of("-XX:TieredStopAtLevel=1", "-XX:TieredStopAtLevel=4")));
+    assertTrue(VectorChoice.offReason(25, "ppc64le", List.of()).contains("ppc64le"));
+  }
+
+  @Test
+  void everyX86WidthOnEveryJdk() throws Exception {
+    if (!System.getProperty("os.arch").equals("amd64")) {
+      return;
+    }
+    String flags = Files.readString(Path.of("/proc/cpuinfo"));
+    List<String> javas = new ArrayList<>(List.of(thisJava()));
+    if (Files.isExecutable(TEMURIN_25) && !thisJava().equals(TEMURIN_25.toString())) {
+      javas.add(TEMURIN_25.toString());
+    }
+    String vectors = System.getProperty("blake3.shared.vectors", "");
+    if (!Files.exists(Path.of(vectors))) {
+      vectors = Path.of(System.getProperty("blake3.vectors.dir", "../test-vectors"), "test_vectors.json").toString();
+    }
+    for (String java : javas) {
+      for (int avx = 1; avx <= 3; avx++) {
+        if ((avx == 2 && !flags.contains(" avx2")) || (avx == 3 && !flags.contains(" avx512f"))) {
+          continue;
+        }
+        int bits = 64 << avx;
+        List<String> opts = List.of("--add-modules", "jdk.incubator.vector", "-Dblake3.native=false",
+            "-Dblake3.vector=true", "-XX:UseAVX=" + avx, "-Dexpect.impl=java-vector-" + bits);
+        String out = child(java, opts, PlatformCheck.class.getName(), vectors);
+        assertTrue(out.contains(" 0 failed"), java + " UseAVX=" + avx + ": " + out);
+        String impl = child(java, opts, "--describe");
+        assertTrue(impl.startsWith("java-vector-" + bits + " ("), java + " UseAVX=" + avx + ": " + impl);
+      }
+    }
+  }
+
+  private static String thisJava() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  /** Runs {@code main} (a class, or "--describe" for this class's main) in {@code java}; its output. */
+  private static String child(String java, List<String> opts, String... mainAndArgs)
+      throws IOException, InterruptedException {
+    Path base = Path.of(System.getProperty("basedir", System.getProperty("user.dir"))).toAbsolutePath();
+    List<String> cmd = new ArrayList<>(List.of(java, "-XX:-UsePerfData"));
+    cmd.addAll(opts);
+    cmd.addAll(List.of("-cp", base.resolve("target/classes") + ":" + base.resolve("target/test-classes")));
+    if (mainAndArgs[0].equals("--describe")) {
+      cmd.add(VectorEngineTest.class.getName());
+      cmd.addAll(List.of(mainAndArgs).subList(1, mainAndArgs.length));
+    } else {
+      cmd.addAll(List.of(mainAndArgs));
+    }
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes()).trim();
+    int rc = p.waitFor();
+    assertEquals(0, rc, String.join(" ", cmd) + "\n" + out);
+    // The JVM's own line about incubator modules comes first: the last line is the child's.
+    return out.substring(out.lastIndexOf('\n') + 1);
+  }
+
+  /**
+   * The child's side of a "--describe" run: what the library says it runs; with "--warm", after
+   * hashing 1 MiB inputs until the Vector API engine took over (or two minutes passed), each
+   * checked against the first one's hash.
+   */
+  public static void main(String[] args) throws InterruptedException {
+    if (args.length > 0 && args[0].equals("--warm")) {
+      byte[] in = new byte[1 << 20];
+      new java.util.Random(7).nextBytes(in);
+      byte[] want = Blake3.hash(in);
+      long end = System.nanoTime() + 120_000_000_000L;
+      while (!Blake3.implementation().startsWith("java-vector") && System.nanoTime() < end) {
+        if (!java.util.Arrays.equals(want, Blake3.hash(in))) {
+          throw new AssertionError("hash changed during the warm-up");
+        }
+        Thread.sleep(1);
+      }
+      if (!java.util.Arrays.equals(want, Blake3.hash(in))) {
+        throw new AssertionError("hash changed after the warm-up");
+      }
+    }
+    System.out.println(Blake3.implementation());
+  }
+}
