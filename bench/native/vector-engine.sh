@@ -27,7 +27,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/blake3-vengine.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 jhome=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
 OFFICIAL_JNI=1 JAVA_HOME=$jhome "$here/official.sh" "$work/official.so"
-javac --add-modules jdk.incubator.vector -d "$work/classes" -cp "$classes" "$here/VectorEngineTiming.java" 2>&1 |
+javac --add-modules jdk.incubator.vector -d "$work/classes" -cp "$classes" "$here/../timing/VectorEngineTiming.java" 2>&1 |
   grep -v 'incubat' || true
 
 echo "CPU: $(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2-) ($(grep -o -m1 "avx512f" /proc/cpuinfo || echo no AVX-512)), load average $(cut -d' ' -f1-3 /proc/loadavg)"

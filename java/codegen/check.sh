@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Fails when Compress.java is not what java/codegen/gen_compress.py writes: the generated file
-# is committed (the build needs no Python), so an edit to either alone must not go unnoticed.
+# Fails when a generated Java file is not what its generator writes: Compress.java
+# (gen_compress.py) and VectorCompress.java (gen_vector_compress.py). The generated files are
+# committed (the build needs no Python), so an edit to either side alone must not go unnoticed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-committed="$here/../src/main/java/io/github/blake3fast/Compress.java"
 fresh=$(mktemp)
 trap 'rm -f "$fresh"' EXIT
-python3 "$here/gen_compress.py" >"$fresh"
-if ! diff -u "$committed" "$fresh"; then
-  echo "codegen: Compress.java differs from what gen_compress.py writes (above: - committed, + generated);" \
-    "run: python3 java/codegen/gen_compress.py > java/src/main/java/io/github/blake3fast/Compress.java" >&2
-  exit 1
-fi
-echo "codegen: Compress.java is what gen_compress.py writes"
+check() { # GENERATOR COMMITTED-FILE
+  python3 "$here/$1" >"$fresh"
+  if ! diff -u "$2" "$fresh"; then
+    echo "codegen: $(basename "$2") differs from what $1 writes (above: - committed, + generated);" \
+      "run: python3 java/codegen/$1 > ${2#"$here/../../"}" >&2
+    exit 1
+  fi
+  echo "codegen: $(basename "$2") is what $1 writes"
+}
+check gen_compress.py "$here/../src/main/java/io/github/blake3fast/Compress.java"
+check gen_vector_compress.py "$here/../src/main/java-vector/io/github/blake3fast/VectorCompress.java"

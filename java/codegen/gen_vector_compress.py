@@ -116,7 +116,7 @@ final class VectorCompress {{
   /**
    * Whether rotations are two shifts and an or rather than {{@code lanewise(ROR)}}: with 128-bit
    * vectors JDK 21 and 25 compile ROR to no vector instruction on x86 (the engine then ran at a
-   * fifth of the scalar engine's speed, bench/results/java-vector.md); wider ones have it
+   * fifth of the scalar engine's speed, bench/notes/java-vector.md); wider ones have it
    * (AVX-512: one instruction). Written out at each use, not as a method: past C2's inlining
    * budget (DesiredMethodLimit, soon spent on the Vector API's own code) a call of ours would
    * stay a call, with every vector boxed.

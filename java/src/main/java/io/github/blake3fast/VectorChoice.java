@@ -27,7 +27,7 @@ final class VectorChoice {
 
   /**
    * The smallest Java feature release the engine is for: it was measured paying on 17, 21 and
-   * 25 once compiled (bench/results/java-vector.md).
+   * 25 once compiled (bench/notes/java-vector.md).
    */
   static final int MIN_FEATURE = 17;
 

@@ -35,7 +35,7 @@ class DocLinksTest {
    * any other page. Empty this set once they are all merged.
    */
   static final Set<String> ARRIVING =
-      Set.of("docs/bao.md", "docs/java-engines.md", "docs/platforms.md");
+      Set.of();
 
   private static final Pattern LINK = Pattern.compile("!?\\[[^\\]]*\\]\\(([^)\\s]+)\\)");
   private static final Pattern HEADING = Pattern.compile("^#{1,6}\\s+(.*?)\\s*#*\\s*$");
