@@ -213,7 +213,7 @@ run_task() {
       ;;
     jvm | jvmvector)
       local java root expect_impl="native-$expected"
-      [ "$kind" = jvmvector ] && expect_impl=java-vector
+      [ "$kind" = jvmvector ] && expect_impl="java-vector"
       if [ "$JRE" = host ]; then
         java="$host_java_home/bin/java"
         root=""

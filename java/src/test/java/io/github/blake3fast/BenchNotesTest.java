@@ -30,7 +30,9 @@ class BenchNotesTest {
   static final Set<String> FOREIGN = Set.of(
       "GetByteArrayRegion", // a JNI function
       "InlineSmallCode", "MaxVectorSize", "DesiredMethodLimit", // HotSpot flags
-      "FileChannelImpl", "IOUtil", "UnixChannelFactory", "ChannelInputStream", "Util"); // JDK internals
+      "FileChannelImpl", "IOUtil", "UnixChannelFactory", "ChannelInputStream", "Util", // JDK internals
+      "DontCompileHugeMethods", // a HotSpot flag
+      "IntVector"); // jdk.incubator.vector, not readable by the tests' JVM
 
   private static final List<String> JDK_PACKAGES = List.of("java.lang.", "java.lang.System$",
       "java.lang.invoke.", "java.lang.management.", "java.util.", "java.util.concurrent.",
@@ -78,8 +80,8 @@ class BenchNotesTest {
   /** Every class of the repository's Java sources, by simple name, with the files declaring it. */
   static Map<String, List<String>> sources(Path root) throws IOException {
     Map<String, List<String>> out = new HashMap<>();
-    for (String dir : List.of("java/src/main/java", "java/src/test/java", "bench/src", "bench/timing",
-        "bench/native")) {
+    for (String dir : List.of("java/src/main/java", "java/src/main/java-vector", "java/src/test/java", "bench/src",
+        "bench/timing", "bench/native")) {
       try (Stream<Path> files = Files.walk(root.resolve(dir))) {
         for (Path f : files.filter(p -> p.toString().endsWith(".java")).collect(Collectors.toList())) {
           String text = RepoFiles.read(f);
