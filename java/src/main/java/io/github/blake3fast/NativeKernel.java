@@ -258,13 +258,30 @@ final class NativeKernel implements Kernel {
       ByteBuffer buf = CopyBuffers.buffer(slot);
       int[] packedOffsets = new int[count];
       int[] packedLengths = new int[count];
-      int at = 0;
-      for (int i = 0; i < count; i++) {
-        int len = lengths[from + i];
-        buf.put(at, data, offsets[from + i], len);
-        packedOffsets[i] = at;
-        packedLengths[i] = len;
-        at += len;
+      long lo = Long.MAX_VALUE;
+      long hi = 0;
+      long bytes = 0;
+      for (int i = from; i < from + count; i++) {
+        lo = Math.min(lo, offsets[i]);
+        hi = Math.max(hi, (long) offsets[i] + lengths[i]);
+        bytes += lengths[i];
+      }
+      System.arraycopy(lengths, from, packedLengths, 0, count);
+      if (hi - lo <= CopyBuffers.LEN && hi - lo <= 2 * bytes + Spec.CHUNK_LEN) {
+        // Messages packed close together (the usual layout): their whole span in one copy
+        // rather than one copy each, which costs more than hashing a 64-byte message.
+        buf.put(0, data, (int) lo, (int) (hi - lo));
+        for (int i = 0; i < count; i++) {
+          packedOffsets[i] = offsets[from + i] - (int) lo;
+        }
+      } else {
+        int at = 0;
+        for (int i = 0; i < count; i++) {
+          int len = lengths[from + i];
+          buf.put(at, data, offsets[from + i], len);
+          packedOffsets[i] = at;
+          at += len;
+        }
       }
       NativeBlake3.hashManyDirect(isa, buf, packedOffsets, packedLengths, 0, count, key, flags, out, outOff);
     } finally {
