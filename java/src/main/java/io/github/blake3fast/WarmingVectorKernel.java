@@ -98,7 +98,11 @@ final class WarmingVectorKernel implements Kernel {
         if (!started) {
           started = true;
           state = "warming up";
-          new WarmUp(this).start();
+          try {
+            new WarmUp(this).start();
+          } catch (Throwable t) { // no thread to be had (limits, a security policy): stay scalar
+            state = "off: no warm-up thread (" + t + ")";
+          }
         }
       }
     }
