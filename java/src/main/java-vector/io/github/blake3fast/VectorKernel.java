@@ -1,6 +1,5 @@
 package io.github.blake3fast;
 
-import java.nio.ByteBuffer;
 
 /**
  * The Java kernel on the Vector API ({@code jdk.incubator.vector}): chunks, parents and output
@@ -35,17 +34,6 @@ final class VectorKernel implements Kernel {
   @Override
   public int bufferSize() {
     return WINDOW * Spec.CHUNK_LEN;
-  }
-
-  @Override
-  public boolean supportsDirect() {
-    return false;
-  }
-
-  @Override
-  public int hashSubtrees(ByteBuffer direct, int off, int len, int[] key, long counter, int flags, int[] cvs,
-      int cvsOff) {
-    throw new UnsupportedOperationException("the Java kernel reads direct buffers through the hasher's buffer");
   }
 
   @Override

@@ -54,6 +54,11 @@ final class Batch {
 
   static void hashPacked(int[] key, int flags, byte[] data, int[] offsets, int[] lengths, byte[] out) {
     checkPacked(data, offsets, lengths, out);
+    hashCheckedPacked(key, flags, data, offsets, lengths, out);
+  }
+
+  /** {@link #hashPacked} once {@link #checkPacked} has passed. */
+  static void hashCheckedPacked(int[] key, int flags, byte[] data, int[] offsets, int[] lengths, byte[] out) {
     if (offsets.length > 0) {
       Engine.kernel().hashMany(data, offsets, lengths, 0, offsets.length, key, flags, out, 0);
     }

@@ -236,8 +236,8 @@ public final class Blake3 {
    */
   public static void deriveKeyMany(String context, byte[] data, int[] offsets, int[] lengths, byte[] out) {
     Objects.requireNonNull(context, "context");
-    Batch.checkPacked(data, offsets, lengths, out);
-    Batch.hashPacked(contextKey(context), Spec.DERIVE_KEY_MATERIAL, data, offsets, lengths, out);
+    Batch.checkPacked(data, offsets, lengths, out); // before the context is hashed
+    Batch.hashCheckedPacked(contextKey(context), Spec.DERIVE_KEY_MATERIAL, data, offsets, lengths, out);
   }
 
   /**

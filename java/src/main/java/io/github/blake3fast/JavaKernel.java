@@ -1,6 +1,5 @@
 package io.github.blake3fast;
 
-import java.nio.ByteBuffer;
 
 /**
  * The pure-Java kernel: runs everywhere, and is the reference the native one is checked against.
@@ -103,17 +102,6 @@ final class JavaKernel implements Kernel {
   public boolean hashesWhole(int len, int outLen) {
     // The length first: the rule is decided lazily, and a short input loads no JavaWholeInput.
     return len >= JavaLanes.MIN_LANES * Spec.CHUNK_LEN && JavaWholeInput.takes(len) && usesLanes();
-  }
-
-  @Override
-  public boolean supportsDirect() {
-    return false;
-  }
-
-  @Override
-  public int hashSubtrees(ByteBuffer direct, int off, int len, int[] key, long counter, int flags, int[] cvs,
-      int cvsOff) {
-    throw new UnsupportedOperationException("the Java kernel reads direct buffers through the hasher's buffer");
   }
 
   @Override

@@ -29,10 +29,20 @@ interface Kernel {
    */
   int hashSubtrees(byte[] in, int off, int len, int[] key, long counter, int flags, int[] cvs, int cvsOff);
 
-  /** As above, from a direct buffer at absolute index {@code off}; false if unsupported. */
-  boolean supportsDirect();
+  /**
+   * Whether the kernel reads direct buffers itself ({@link #hashSubtrees(ByteBuffer, int, int,
+   * int[], long, int, int[], int)}); the Java kernels do not: the hasher copies such input
+   * through its own buffer for them.
+   */
+  default boolean supportsDirect() {
+    return false;
+  }
 
-  int hashSubtrees(ByteBuffer direct, int off, int len, int[] key, long counter, int flags, int[] cvs, int cvsOff);
+  /** As above, from a direct buffer at absolute index {@code off}; only where {@link #supportsDirect}. */
+  default int hashSubtrees(ByteBuffer direct, int off, int len, int[] key, long counter, int flags, int[] cvs,
+      int cvsOff) {
+    throw new UnsupportedOperationException("the Java kernel reads direct buffers through the hasher's buffer");
+  }
 
   /**
    * Whether {@link #hashWhole} takes this input length and output length: one call that hashes

@@ -247,11 +247,8 @@ final class NativeKernel implements Kernel {
   private void manyCopied(byte[] data, int[] offsets, int[] lengths, int from, int count, int[] key, int flags,
       byte[] out, int outOff) {
     int slot = CopyBuffers.claim();
-    if (slot < 0) {
-      for (int i = from; i < from + count; i++) {
-        OneShot.hash(this, data, offsets[i], lengths[i], key == null ? Spec.iv() : key, flags, out,
-            outOff + Spec.OUT_LEN * (i - from), Spec.OUT_LEN);
-      }
+    if (slot < 0) { // no copy buffer free: one message at a time, each a one-shot
+      Kernel.super.hashMany(data, offsets, lengths, from, count, key == null ? Spec.iv() : key, flags, out, outOff);
       return;
     }
     try {

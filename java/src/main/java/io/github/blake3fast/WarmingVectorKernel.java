@@ -1,7 +1,6 @@
 package io.github.blake3fast;
 
 import java.lang.System.Logger.Level;
-import java.nio.ByteBuffer;
 
 /**
  * The Vector API engine as the library runs it by default: the scalar {@link JavaKernel} until the
@@ -57,17 +56,6 @@ final class WarmingVectorKernel implements Kernel {
       count(len);
     }
     return current.hashSubtrees(in, off, len, key, counter, flags, cvs, cvsOff);
-  }
-
-  @Override
-  public boolean supportsDirect() {
-    return false;
-  }
-
-  @Override
-  public int hashSubtrees(ByteBuffer direct, int off, int len, int[] key, long counter, int flags, int[] cvs,
-      int cvsOff) {
-    throw new UnsupportedOperationException("the Java kernel reads direct buffers through the hasher's buffer");
   }
 
   @Override
