@@ -38,9 +38,16 @@ a=${dirs[0]} b=${dirs[1]}
 status=0
 echo
 echo "---- reproducibility of ${commit:0:12} ($(b3_elapsed "$t0") s) ----"
-files=$(cd "$a" && ls java/target/*.jar build/native/*/libblake3fast.so build/native/*/blake3fast.dll 2>/dev/null)
-[ -n "$files" ] || b3_die "nothing was built in $a"
-for f in $files; do
+# Only the host library exists unless BLAKE3_REPRO_ALL is set, so a pattern may match nothing:
+# nullglob drops it instead of passing it on (ls would exit 2 and end the script under set -e).
+files=()
+shopt -s nullglob
+for f in "$a"/java/target/*.jar "$a"/build/native/*/libblake3fast.so "$a"/build/native/*/blake3fast.dll; do
+  files+=("${f#"$a"/}")
+done
+shopt -u nullglob
+[ ${#files[@]} -gt 0 ] || b3_die "nothing was built in $a"
+for f in "${files[@]}"; do
   if [ ! -f "$b/$f" ]; then
     printf '%-58s MISSING in the second build\n' "$f"
     status=1
