@@ -79,6 +79,10 @@ final class Batch {
     checkArrays(inputs);
     Kernel kernel = Engine.kernel();
     byte[][] hashes = new byte[inputs.length][];
+    if (!(kernel instanceof NativeKernel) && JavaBatch.takes(inputs.length, kernel)) {
+      JavaBatch.hashArrays(kernel, inputs, key, flags, hashes); // the lanes read each array where it is
+      return hashes;
+    }
     if (!(kernel instanceof NativeKernel)) { // nothing to gain from packing: one after the other
       for (int i = 0; i < inputs.length; i++) {
         hashes[i] = new byte[Spec.OUT_LEN];

@@ -99,6 +99,16 @@ final class JavaKernel implements Kernel {
   }
 
   @Override
+  public void hashMany(byte[] data, int[] offsets, int[] lengths, int from, int count, int[] key, int flags,
+      byte[] out, int outOff) {
+    if (JavaBatch.takes(count, this)) {
+      JavaBatch.hashPacked(this, data, offsets, lengths, from, count, key, flags, out, outOff);
+    } else {
+      Kernel.super.hashMany(data, offsets, lengths, from, count, key, flags, out, outOff);
+    }
+  }
+
+  @Override
   public boolean hashesWhole(int len, int outLen) {
     // The length first: the rule is decided lazily, and a short input loads no JavaWholeInput.
     return len >= JavaLanes.MIN_LANES * Spec.CHUNK_LEN && JavaWholeInput.takes(len) && usesLanes();

@@ -92,6 +92,103 @@ final class JavaLanes {
     }
   }
 
+  /**
+   * Hashes {@code n} chunks of independent messages ({@code n <= 64}), one per lane: chunk l is
+   * {@code arrays[l][offs[l] .. offs[l] + lens[l])} ({@code lens[l] <= 1024}, empty only for an
+   * empty message), with counter {@code counters[l]}, its last (maybe partial) block flagged
+   * CHUNK_END and {@code ends[l]} (ROOT when the chunk is its whole message). {@link JavaBatch}
+   * hands them sorted by block count, most first, so that the lanes still running at each block
+   * are a prefix and every loop stays one loop; {@link #hash} or {@link #chainingValue} then
+   * reads lane l's result.
+   */
+  void hashMessageChunks(byte[][] arrays, int[] offs, int[] lens, int[] counters, int[] ends, int n, int[] key,
+      int flags) {
+    for (int w = 0; w < 8; w++) {
+      java.util.Arrays.fill(cv[w], 0, n, key[w]);
+    }
+    int[] blockLen = v[14];
+    int[] blockFlags = v[15];
+    int running = n;
+    for (int b = 0; running > 0; b++) {
+      int at = b * Spec.BLOCK_LEN;
+      while (running > 0 && blocks(lens[running - 1]) <= b) {
+        running--; // sorted: the lanes that are done are at the end
+      }
+      if (running == 0) {
+        break;
+      }
+      boolean view = Compress.viewFor(16 * running);
+      for (int l = 0; l < running; l++) {
+        int left = lens[l] - at;
+        if (left >= Spec.BLOCK_LEN) {
+          readBlock(arrays[l], offs[l] + at, l, view);
+        } else {
+          readPartialBlock(arrays[l], offs[l] + at, left, l, view);
+        }
+      }
+      for (int w = 0; w < 8; w++) {
+        System.arraycopy(cv[w], 0, v[w], 0, running);
+      }
+      java.util.Arrays.fill(v[8], 0, running, Compress.IV0);
+      java.util.Arrays.fill(v[9], 0, running, Compress.IV1);
+      java.util.Arrays.fill(v[10], 0, running, Compress.IV2);
+      java.util.Arrays.fill(v[11], 0, running, Compress.IV3);
+      System.arraycopy(counters, 0, v[12], 0, running);
+      java.util.Arrays.fill(v[13], 0, running, 0);
+      int start = flags | (b == 0 ? Spec.CHUNK_START : 0);
+      for (int l = 0; l < running; l++) {
+        int left = lens[l] - at;
+        boolean last = left <= Spec.BLOCK_LEN;
+        blockLen[l] = last ? left : Spec.BLOCK_LEN;
+        blockFlags[l] = last ? start | Spec.CHUNK_END | ends[l] : start;
+      }
+      rounds(running);
+      for (int w = 0; w < 8; w++) {
+        int[] c = cv[w];
+        int[] lo = v[w];
+        int[] hi = v[w + 8];
+        for (int l = 0; l < running; l++) {
+          c[l] = lo[l] ^ hi[l];
+        }
+      }
+    }
+  }
+
+  /** The number of blocks a chunk of {@code len <= 1024} bytes compresses: an empty message, one. */
+  static int blocks(int len) {
+    return len == 0 ? 1 : (len + Spec.BLOCK_LEN - 1) / Spec.BLOCK_LEN;
+  }
+
+  private void readBlock(byte[] in, int at, int lane, boolean view) {
+    if (view) {
+      for (int j = 0; j < 16; j++) {
+        m[j][lane] = Compress.View.word(in, at + 4 * j);
+      }
+    } else {
+      for (int j = 0; j < 16; j++) {
+        m[j][lane] = Compress.word(in, at + 4 * j);
+      }
+    }
+  }
+
+  /** The {@code len < 64} bytes at in[at] as a zero-padded block: whole words first, then the rest. */
+  private void readPartialBlock(byte[] in, int at, int len, int lane, boolean view) {
+    int whole = len >>> 2;
+    for (int j = 0; j < whole; j++) {
+      m[j][lane] = view ? Compress.View.word(in, at + 4 * j) : Compress.word(in, at + 4 * j);
+    }
+    for (int j = whole; j < 16; j++) {
+      m[j][lane] = Compress.partialWord(in, at, len, j);
+    }
+  }
+
+  /** Lane {@code lane}'s 32-byte root hash from the last {@link #hashMessageChunks}, to out[outOff]. */
+  void hash(int lane, byte[] out, int outOff) {
+    for (int w = 0; w < 8; w++) {
+      Compress.putWord(out, outOff + 4 * w, cv[w][lane]);
+    }
+  }
+
   // Two loops in two methods, not one with a choice per word: C2 would compile both ways into
   // the one loop (the profile saw the shifts) and merge every word from the two.
 

@@ -88,6 +88,58 @@ class BatchTest {
     }
   }
 
+  /**
+   * The Java lanes' batch (JavaBatch), in both its forms, at the edges of its groups: one fewer
+   * than the lanes need, exactly a group, a group and one; every block count from the empty
+   * message to a whole chunk in one group; messages of several chunks (joined in JavaBatch) and
+   * longer ones (hashed alone) between short ones.
+   */
+  @Test
+  void theJavaLanesBatchAtTheEdgesOfItsGroups() {
+    SplittableRandom rnd = new SplittableRandom(5);
+    int[] keyed = Spec.keyWords(Arrays.copyOfRange(DATA, 7, 39));
+    int lanes = JavaLanes.MAX_LANES;
+    int[] counts = {1, JavaLanes.MIN_LANES - 1, JavaLanes.MIN_LANES, lanes - 1, lanes, lanes + 1,
+        lanes + JavaLanes.MIN_LANES - 1, 2 * lanes + JavaLanes.MIN_LANES, 5 * lanes + 3};
+    for (int count : counts) {
+      for (int shape = 0; shape < 3; shape++) {
+        int[] offsets = new int[count];
+        int[] lengths = new int[count];
+        for (int i = 0; i < count; i++) {
+          int len;
+          if (shape == 0) {
+            len = (i * 64 + (i % 3 == 0 ? 0 : i % 64)) % 1025; // every block count, full and partial
+          } else if (shape == 1) {
+            len = rnd.nextInt(1025);
+          } else if (i % 5 == 2) { // several chunks, whole or not, below and above JavaBatch's limit
+            int chunks = 2 + rnd.nextInt(JavaBatch.MAX_CHUNKS + 1);
+            len = chunks * 1024 - (rnd.nextBoolean() ? 0 : rnd.nextInt(1024));
+          } else {
+            len = rnd.nextInt(200);
+          }
+          lengths[i] = len;
+          offsets[i] = rnd.nextInt(DATA.length - len + 1);
+        }
+        byte[] out = new byte[32 * count + 3];
+        out[32 * count] = 0x11;
+        JavaKernel.LANES.hashMany(DATA, offsets, lengths, 0, count, keyed, Spec.KEYED_HASH, out, 0);
+        byte[][] inputs = new byte[count][];
+        for (int i = 0; i < count; i++) {
+          inputs[i] = Arrays.copyOfRange(DATA, offsets[i], offsets[i] + lengths[i]);
+        }
+        byte[][] hashes = new byte[count][];
+        JavaBatch.hashArrays(JavaKernel.LANES, inputs, keyed, Spec.KEYED_HASH, hashes);
+        for (int i = 0; i < count; i++) {
+          byte[] want = expected(DATA, offsets[i], lengths[i], keyed, Spec.KEYED_HASH);
+          String what = count + " messages, shape " + shape + ", message " + i + " of " + lengths[i] + " bytes";
+          assertArrayEquals(want, Arrays.copyOfRange(out, 32 * i, 32 * i + 32), what);
+          assertArrayEquals(want, hashes[i], what + ", arrays");
+        }
+        assertEquals(0x11, out[32 * count], count + " messages: wrote past the hashes");
+      }
+    }
+  }
+
   @Test
   void thePublicShapesAgreeWithTheOneMessageFunctions() {
     SplittableRandom rnd = new SplittableRandom(2);
