@@ -100,7 +100,8 @@ shaded=$ex/shaded/target/blake3-shaded-1.0.jar
 mp=$ex/modular/target/lib:$ex/modular/target/blake3-modular.jar
 cp=$lib_jar:$ex/modular/target/blake3-modular.jar
 app=example.modular/example.modular.ModularApp
-deny_cp="java (native refused: native access denied (Illegal native access from an unnamed module (file:$shaded)): allow it with --enable-native-access=ALL-UNNAMED)"
+# The Java engine's reason ends with how to get the Vector API engine (docs/java-engines.md).
+deny_cp="java (native refused: native access denied (Illegal native access from an unnamed module (file:$shaded)): allow it with --enable-native-access=ALL-UNNAMED; add --add-modules jdk.incubator.vector for the Vector API engine)"
 
 # jlink stores --add-options in the image, so its launcher needs no flag. (The value's leading
 # space keeps jlink from reading it as one of its own options.)
