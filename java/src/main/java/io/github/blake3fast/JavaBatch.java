@@ -6,7 +6,7 @@ package io.github.blake3fast;
  * time through {@link JavaLanes}, one chunk per lane, sorted by block count so that lanes finish
  * from the end; a message of several chunks then joins its chunks' values into its root here.
  * Longer messages (whose one-shot fills the lanes by itself), and a last group too small for the
- * lanes to pay, are hashed one after the other. Used only where {@link LaneRule} says the lanes
+ * lanes to pay ({@link #MIN_GROUP}), are hashed one after the other. Used only where {@link LaneRule} says the lanes
  * win, as for long inputs. One instance per thread.
  */
 final class JavaBatch {
@@ -22,6 +22,11 @@ final class JavaBatch {
   private static final int BLOCKS_PER_CHUNK = Spec.CHUNK_LEN / Spec.BLOCK_LEN;
   /** A message of more chunks fills the lanes in its own one-shot. */
   static final int MAX_CHUNKS = JavaLanes.MIN_LANES - 1;
+  /**
+   * A last group of fewer chunks is hashed one message at a time: with 16 or 64 messages of
+   * 64 bytes the lanes were 0.6-1.2x the loop, with 1,000 1.3-2.6x (bench/notes/java-batch.md).
+   */
+  static final int MIN_GROUP = 32;
 
   /** The messages of the group, in call order: where each is, where its hash goes, its first chunk's lane task. */
   private final byte[][] msgArrays = new byte[LANES][];
@@ -55,7 +60,7 @@ final class JavaBatch {
    * one input).
    */
   static boolean takes(int count, Kernel kernel) {
-    if (count < JavaLanes.MIN_LANES) {
+    if (count < JavaLanes.MIN_LANES) { // too few even if each message had 11 chunks
       return false;
     }
     return kernel instanceof JavaKernel ? ((JavaKernel) kernel).usesLanes() : JavaKernel.INSTANCE.usesLanes();
@@ -125,7 +130,7 @@ final class JavaBatch {
 
   /** Hashes what is left of the group: through the lanes if enough chunks are, else one by one. */
   private void finish(Kernel kernel, int[] key, int flags) {
-    if (chunks >= JavaLanes.MIN_LANES) {
+    if (chunks >= MIN_GROUP) {
       hashGroup(key, flags);
     } else {
       for (int i = 0; i < messages; i++) {

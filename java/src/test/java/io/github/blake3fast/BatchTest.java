@@ -90,7 +90,7 @@ class BatchTest {
 
   /**
    * The Java lanes' batch (JavaBatch), in both its forms, at the edges of its groups: one fewer
-   * than the lanes need, exactly a group, a group and one; every block count from the empty
+   * than a last group needs to take the lanes and exactly that, a full group, a group and one; every block count from the empty
    * message to a whole chunk in one group; messages of several chunks (joined in JavaBatch) and
    * longer ones (hashed alone) between short ones.
    */
@@ -99,8 +99,9 @@ class BatchTest {
     SplittableRandom rnd = new SplittableRandom(5);
     int[] keyed = Spec.keyWords(Arrays.copyOfRange(DATA, 7, 39));
     int lanes = JavaLanes.MAX_LANES;
-    int[] counts = {1, JavaLanes.MIN_LANES - 1, JavaLanes.MIN_LANES, lanes - 1, lanes, lanes + 1,
-        lanes + JavaLanes.MIN_LANES - 1, 2 * lanes + JavaLanes.MIN_LANES, 5 * lanes + 3};
+    int group = JavaBatch.MIN_GROUP;
+    int[] counts = {1, JavaLanes.MIN_LANES - 1, JavaLanes.MIN_LANES, group - 1, group, lanes - 1, lanes, lanes + 1,
+        lanes + group - 1, lanes + group, 2 * lanes + JavaLanes.MIN_LANES, 5 * lanes + 3};
     for (int count : counts) {
       for (int shape = 0; shape < 3; shape++) {
         int[] offsets = new int[count];
