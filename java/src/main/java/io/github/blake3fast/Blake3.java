@@ -69,6 +69,27 @@ public final class Blake3 {
   }
 
   /**
+   * Writes the 32-byte hash of {@code length} bytes of {@code input} starting at {@code offset}
+   * to {@code out[outOffset .. outOffset + 32)}, allocating nothing: for loops that hash many
+   * short inputs, where a new result array per hash is most of the garbage, and where a young
+   * generation still growing makes every fresh page of it cost a page fault
+   * (docs/performance.md#short-inputs). {@code input} and {@code out} may be the same array.
+   *
+   * @param input the array holding the bytes to hash
+   * @param offset where they start in {@code input}
+   * @param length how many bytes to hash
+   * @param out the array the hash goes to
+   * @param outOffset where it starts in {@code out}
+   * @throws IndexOutOfBoundsException if the range is not inside {@code input} or 32 bytes from
+   *     {@code outOffset} are not inside {@code out}; nothing is written then
+   */
+  public static void hash(byte[] input, int offset, int length, byte[] out, int outOffset) {
+    Checks.range(input, offset, length);
+    Checks.range(out, outOffset, OUT_LEN);
+    OneShot.hash(Engine.kernel(), input, offset, length, Spec.iv(), 0, out, outOffset, OUT_LEN);
+  }
+
+  /**
    * The 32-byte hash of the UTF-8 encoding of {@code utf8}. An unpaired surrogate, which has no
    * UTF-8 form, is encoded as U+FFFD (bytes EF BF BD), as the WHATWG encoding standard and
    * JavaScript's {@code TextEncoder} do, so the hash is that of the same text in other BLAKE3

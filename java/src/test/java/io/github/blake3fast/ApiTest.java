@@ -12,6 +12,7 @@ import java.security.MessageDigest;
 import java.security.Provider;
 import java.security.Security;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.ServiceLoader;
@@ -81,6 +82,41 @@ class ApiTest {
     xof.seek(Long.MAX_VALUE - 1);
     assertThrows(IllegalStateException.class, () -> xof.read(new byte[2]));
     assertEquals(0, Blake3.hash(new byte[5], 0).length);
+  }
+
+  /**
+   * The hash written into an array is hash()'s, at its offset, with the bytes around it
+   * untouched; also when the output overlaps the input it hashes.
+   */
+  @Test
+  void hashIntoAnArray() {
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(99);
+    int[] lengths = new int[80];
+    for (int i = 0; i < 70; i++) {
+      lengths[i] = i;
+    }
+    int[] more = {127, 128, 1023, 1024, 1025, 4096, 70_000, 1 << 20, 3, 64};
+    System.arraycopy(more, 0, lengths, 70, more.length);
+    for (int len : lengths) {
+      byte[] in = new byte[len + 9];
+      rnd.nextBytes(in);
+      int off = rnd.nextInt(10);
+      int used = len;
+      byte[] want = Blake3.hash(in, off, used);
+      byte[] out = new byte[50];
+      rnd.nextBytes(out);
+      byte[] before = out.clone();
+      int at = rnd.nextInt(19);
+      Blake3.hash(in, off, used, out, at);
+      assertArrayEquals(want, Arrays.copyOfRange(out, at, at + 32), len + " bytes");
+      assertArrayEquals(Arrays.copyOfRange(before, 0, at), Arrays.copyOfRange(out, 0, at), "before the hash");
+      assertArrayEquals(Arrays.copyOfRange(before, at + 32, 50), Arrays.copyOfRange(out, at + 32, 50), "after it");
+      if (used >= 32) { // the hash written over the first 32 bytes it was made from
+        byte[] same = in.clone();
+        Blake3.hash(same, off, used, same, off);
+        assertArrayEquals(want, Arrays.copyOfRange(same, off, off + 32), len + " bytes, written over its input");
+      }
+    }
   }
 
   @Test

@@ -132,6 +132,22 @@ class BadArgumentTest {
       assertThrows(NullPointerException.class, nulls[i], "null case " + i);
     }
     rangesChecked("Blake3.hash(byte[], int, int)", Blake3::hash, () -> { });
+    // Into an array: the input's range as above, then every bad place for the 32 bytes; nothing written.
+    byte[] sink = new byte[40];
+    rangesChecked("Blake3.hash(byte[], int, int, byte[], int)", (a, o, l) -> Blake3.hash(a, o, l, sink, 0),
+        () -> assertArrayEquals(new byte[40], sink, "written before the throw"));
+    assertThrows(NullPointerException.class, () -> Blake3.hash(PRIOR, 0, 1, null, 0));
+    for (int n : new int[] {0, 31, 32, 40}) {
+      byte[] out = new byte[n];
+      for (int at : new int[] {-1, n - 31, n, Integer.MAX_VALUE, Integer.MIN_VALUE, Integer.MAX_VALUE - 31}) {
+        if (at >= 0 && at + 32 <= n) {
+          continue;
+        }
+        assertThrows(IndexOutOfBoundsException.class, () -> Blake3.hash(PRIOR, 0, 10, out, at),
+            "out[" + n + "] at " + at);
+        assertArrayEquals(new byte[n], out, "out[" + n + "] at " + at + ": written before the throw");
+      }
+    }
     for (int bad : new int[] {-1, -32, Integer.MIN_VALUE}) {
       assertThrows(IllegalArgumentException.class, () -> Blake3.hash(PRIOR, bad));
       assertThrows(IllegalArgumentException.class, () -> Blake3.keyedHash(KEY, PRIOR, bad));
@@ -584,6 +600,7 @@ class BadArgumentTest {
   static final Set<String> COVERED = new TreeSet<>(Arrays.asList(
       "Blake3.deriveKey(String,byte[])", "Blake3.deriveKey(String,byte[],int)", "Blake3.fromHex(CharSequence)",
       "Blake3.hash(String)", "Blake3.hash(byte[])", "Blake3.hash(byte[],int)", "Blake3.hash(byte[],int,int)",
+      "Blake3.hash(byte[],int,int,byte[],int)",
       "Blake3.hashFile(Path)", "Blake3.hashParallel(ByteBuffer)", "Blake3.hashParallel(ByteBuffer,Executor)",
       "Blake3.hashParallel(byte[])", "Blake3.hashParallel(byte[],Executor)", "Blake3.implementation()",
       "Blake3.keyedHash(byte[],byte[])", "Blake3.keyedHash(byte[],byte[],int)", "Blake3.newDeriveKeyHasher(String)",
