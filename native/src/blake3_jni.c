@@ -25,6 +25,11 @@
  */
 #include <jni.h>
 #include <stdlib.h>
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <time.h>
+#endif
 
 #include "blake3_impl.h"
 #include "blake3_mapped.h"
@@ -43,7 +48,72 @@
  * hashOneShotCopy writes no more (NativeKernel asks for longer ones through rootOutputCopy). */
 #define B3J_COPY_OUT 64
 
+/* An isa with this bit set (Java's NativeBlake3.FASTEST_BLOCK, which it sends for one-block
+ * hashes and one-shots of at most one chunk): the kernel whose single-block compression measured
+ * fastest on this CPU, instead of isa's own. A chunk is one chain of dependent compressions,
+ * which wide row-wise SIMD cannot shorten: on a CPU with many scalar ALUs (AMD Zen 5) the
+ * portable C runs it a fifth faster than the AVX-512 kernel; elsewhere another kernel may win
+ * (bench/notes/short-hash.md). The bytes are the same whichever runs. */
+#define B3J_FASTEST_BLOCK 0x100
+static int b3j_block_isa = -1; /* measured once; threads that race both measure, either result does */
+
+static uint64_t b3j_now_ns(void) {
+#if defined(_WIN32)
+  LARGE_INTEGER t, f;
+  QueryPerformanceCounter(&t);
+  QueryPerformanceFrequency(&f);
+  return (uint64_t)((double)t.QuadPart * 1e9 / (double)f.QuadPart);
+#else
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
+
+/* The supported ISA whose compress_in_place chains fastest: rounds of 32 chained compressions
+ * per ISA, interleaved so that a clock change or a neighbour's load hits all alike, the best
+ * round of each kept; the most capable ISA keeps its place unless another is 5% faster. About
+ * 0.1 ms, once, at the first short hash. */
+static int b3j_measure_block_isa(void) {
+  uint32_t isas = blake3_supported_isas();
+  uint64_t best[BLAKE3_ISA_COUNT];
+  uint8_t block[BLAKE3_BLOCK_LEN];
+  uint32_t cv[8];
+  for (int i = 0; i < BLAKE3_ISA_COUNT; i++) best[i] = UINT64_MAX;
+  for (size_t j = 0; j < sizeof block; j++) block[j] = (uint8_t)(j * 7 + 1);
+  memcpy(cv, blake3_iv, sizeof cv);
+  for (int round = 0; round < 5; round++) {
+    for (int i = 0; i < BLAKE3_ISA_COUNT; i++) {
+      if (!(isas & (1u << i))) continue;
+      const blake3_kernel *k = blake3_kernel_for(i);
+      uint64_t t0 = b3j_now_ns();
+      for (int n = 0; n < 32; n++) {
+        k->compress_in_place(cv, block, BLAKE3_BLOCK_LEN, 0, CHUNK_START | CHUNK_END | ROOT);
+      }
+      uint64_t dt = b3j_now_ns() - t0;
+      if (dt < best[i]) best[i] = dt;
+    }
+  }
+  int top = BLAKE3_ISA_PORTABLE;
+  for (int i = 0; i < BLAKE3_ISA_COUNT; i++) {
+    if (isas & (1u << i)) top = i;
+  }
+  int pick = top;
+  for (int i = 0; i < BLAKE3_ISA_COUNT; i++) {
+    if ((isas & (1u << i)) && best[i] < best[pick] && best[i] * 20 < best[top] * 19) pick = i;
+  }
+  return pick;
+}
+
 static const blake3_kernel *b3j_kernel(jint isa) {
+  if (isa & B3J_FASTEST_BLOCK) {
+    int pick = __atomic_load_n(&b3j_block_isa, __ATOMIC_RELAXED);
+    if (pick < 0) {
+      pick = b3j_measure_block_isa();
+      __atomic_store_n(&b3j_block_isa, pick, __ATOMIC_RELAXED);
+    }
+    isa = pick;
+  }
   const blake3_kernel *k = blake3_kernel_for(isa);
   return k != NULL ? k : blake3_kernel_for(BLAKE3_ISA_PORTABLE);
 }

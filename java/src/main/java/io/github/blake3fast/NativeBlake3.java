@@ -15,6 +15,14 @@ final class NativeBlake3 {
   static final int ABI_VERSION = 6;
 
   /**
+   * Added to an isa (NativeKernel does it for inputs of at most one chunk): use whichever
+   * supported kernel compresses one block fastest here, measured once (B3J_FASTEST_BLOCK in
+   * blake3_jni.c). A chunk is one dependent chain, which wide SIMD does not shorten: on AMD Zen 5
+   * the portable C runs it a fifth faster than AVX-512.
+   */
+  static final int FASTEST_BLOCK = 0x100;
+
+  /**
    * ISA names as -Dblake3.isa spells them, indexed by ISA number: the list BLAKE3_ISAS in
    * native/src/blake3_impl.h, in its order (IsaNamesTest compares the two).
    */
@@ -78,6 +86,8 @@ final class NativeBlake3 {
    * The root hash of one block of {@code len} (0..64) bytes, as eight little-endian words
    * (zero past len), under the key {@code k0..k3} (key words 2i and 2i+1 in the low and high
    * half of ki); the 32 bytes go to native memory at {@code out}: see {@link ShortHashSlots}.
+   * With {@link #FASTEST_BLOCK} added to {@code isa}, the kernel whose one-block compression the
+   * library measured fastest on this CPU (once, at the first such call) does it instead.
    */
   static native void hashBlock(int isa, long m0, long m1, long m2, long m3, long m4, long m5, long m6, long m7,
       int len, long k0, long k1, long k2, long k3, int flags, long out);

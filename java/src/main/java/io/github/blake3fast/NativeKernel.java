@@ -33,13 +33,23 @@ final class NativeKernel implements Kernel {
   /** Null if the library could not locate direct memory: short hashes then take the general call. */
   final ShortHashSlots slots;
 
+  /** The isa one-chunk inputs ask the native side for: {@link #isa}, maybe with FASTEST_BLOCK. */
+  private final int blockIsa;
+
+  /** The kernel the loader picks: the best ISA, inputs of one chunk on the fastest one-block compression. */
   NativeKernel(int isa) {
-    this(isa, CriticalArrays.PIN);
+    this(isa, CriticalArrays.PIN, true);
   }
 
+  /** A kernel held to one ISA in all it does (tests, and -Dblake3.isa). */
   NativeKernel(int isa, boolean pin) {
+    this(isa, pin, false);
+  }
+
+  NativeKernel(int isa, boolean pin, boolean fastestBlock) {
     this.isa = isa;
     this.pin = pin;
+    this.blockIsa = fastestBlock ? isa | NativeBlake3.FASTEST_BLOCK : isa;
     this.name = "native-" + NativeBlake3.ISA_NAMES[isa];
     this.slots = ShortHashSlots.create();
   }
@@ -177,11 +187,13 @@ final class NativeKernel implements Kernel {
       throw new IllegalArgumentException("no whole-input call for " + len + " bytes, " + outLen + " out");
     }
     if (len <= Spec.BLOCK_LEN && outLen == Spec.OUT_LEN && slots != null
-        && slots.hash(isa, in, off, len, key, flags, out, outOff)) {
+        && slots.hash(blockIsa, in, off, len, key, flags, out, outOff)) {
       return;
     }
     // A null key is the IV in C: one array fewer to pin or copy.
     int[] k = key == Spec.iv() ? null : key;
+    // One chunk is one chain of compressions: the fastest one-block compression's to run.
+    int isa = len <= Spec.CHUNK_LEN ? blockIsa : this.isa;
     if (pin) {
       NativeBlake3.hashOneShot(isa, in, off, len, k, flags, 0, out, outOff, outLen);
     } else {

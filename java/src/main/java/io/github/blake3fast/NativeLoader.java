@@ -185,7 +185,8 @@ final class NativeLoader {
     if (chosen < 0 || chosen >= NativeBlake3.ISA_NAMES.length) {
       throw warn("-D" + PROP_ISA + "=" + isa + " cannot run on this CPU, which runs " + supported());
     }
-    NativeKernel kernel = new NativeKernel(chosen);
+    // Held to the ISA asked for, short hashes too; else they take the fastest one-block compression.
+    NativeKernel kernel = cap < 0 ? new NativeKernel(chosen) : new NativeKernel(chosen, CriticalArrays.PIN, false);
     String mismatch = SelfTest.compare(kernel, Boolean.getBoolean(PROP_CORRUPT_FOR_TEST));
     if (mismatch != null) {
       throw fatal(kernel.name() + " failed its self-test against the Java engine (" + mismatch + ")");

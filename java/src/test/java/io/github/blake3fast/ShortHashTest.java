@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The native short-hash path ({@link ShortHashSlots}: inputs of one block, 32-byte result),
- * every ISA this CPU runs, against the Java kernel: every length 0..64 in every mode at odd
+ * every ISA this CPU runs, each also with the fastest one-block compression the library measured
+ * (NativeBlake3.FASTEST_BLOCK), against the Java kernel: every length 0..64 in every mode at odd
  * offsets, a taken slot (the hash takes the pinning call instead), threads that share slots, bad ranges.
  */
 class ShortHashTest {
@@ -27,6 +28,13 @@ class ShortHashTest {
     for (Kernel k : ReliabilityKit.kernels()) {
       if (k instanceof NativeKernel) {
         ks.add((NativeKernel) k);
+      }
+    }
+    // And each ISA with its short hashes on the fastest one-block compression (NativeBlake3.FASTEST_BLOCK).
+    int supported = NativeBlake3.supportedIsas();
+    for (int isa = 0; isa < NativeBlake3.ISA_NAMES.length; isa++) {
+      if ((supported & (1 << isa)) != 0 && NativeBlake3.selectIsa(isa) == isa) {
+        ks.add(new NativeKernel(isa, CriticalArrays.PIN, true));
       }
     }
     return ks;
