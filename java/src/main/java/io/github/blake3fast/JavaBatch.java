@@ -66,9 +66,17 @@ final class JavaBatch {
     return kernel instanceof JavaKernel ? ((JavaKernel) kernel).usesLanes() : JavaKernel.INSTANCE.usesLanes();
   }
 
-  /** The packed form: message i is data[offsets[i] .. + lengths[i]), its hash out[outOff + 32 (i - from)]. */
-  static void hashPacked(Kernel kernel, byte[] data, int[] offsets, int[] lengths, int from, int count, int[] key,
+  /**
+   * {@link Kernel#hashMany} for a Java kernel: message i is data[offsets[i] .. + lengths[i]),
+   * its hash out[outOff + 32 (i - from)]; through the lanes where they pay ({@link #takes}),
+   * else one after the other.
+   */
+  static void hashMany(Kernel kernel, byte[] data, int[] offsets, int[] lengths, int from, int count, int[] key,
       int flags, byte[] out, int outOff) {
+    if (!takes(count, kernel)) {
+      Kernel.hashOneByOne(kernel, data, offsets, lengths, from, count, key, flags, out, outOff);
+      return;
+    }
     JavaBatch batch = PER_THREAD.get();
     try {
       for (int i = from; i < from + count; i++) {
@@ -197,15 +205,15 @@ final class JavaBatch {
     permute(laneEnds);
   }
 
-  private final Object[] spareObjects = new Object[LANES];
+  private final byte[][] spareArrays = new byte[LANES][];
   private final int[] spareInts = new int[LANES];
 
   private void permute(byte[][] a) {
-    System.arraycopy(a, 0, spareObjects, 0, chunks);
+    System.arraycopy(a, 0, spareArrays, 0, chunks);
     for (int t = 0; t < chunks; t++) {
-      a[laneOfChunk[t]] = (byte[]) spareObjects[t];
+      a[laneOfChunk[t]] = spareArrays[t];
     }
-    java.util.Arrays.fill(spareObjects, 0, chunks, null);
+    java.util.Arrays.fill(spareArrays, 0, chunks, null);
   }
 
   private void permute(int[] a) {

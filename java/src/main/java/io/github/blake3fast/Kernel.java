@@ -67,12 +67,19 @@ interface Kernel {
    * The 32-byte hashes of messages {@code [from, from + count)}, message {@code i} being
    * {@code data[offsets[i], offsets[i] + lengths[i])}, to {@code out[outOff + 32 (i - from)]}
    * ({@link Batch} checked every range). This default hashes them one after the other; the
-   * native kernel runs them side by side, one per SIMD lane.
+   * native kernel runs them side by side, one per SIMD lane, and the Java kernels one per lane
+   * of {@link JavaLanes} ({@link JavaBatch}).
    */
   default void hashMany(byte[] data, int[] offsets, int[] lengths, int from, int count, int[] key, int flags,
       byte[] out, int outOff) {
+    hashOneByOne(this, data, offsets, lengths, from, count, key, flags, out, outOff);
+  }
+
+  /** {@link #hashMany} as {@code kernel}'s one-shots, one message after the other. */
+  static void hashOneByOne(Kernel kernel, byte[] data, int[] offsets, int[] lengths, int from, int count, int[] key,
+      int flags, byte[] out, int outOff) {
     for (int i = from; i < from + count; i++) {
-      OneShot.hash(this, data, offsets[i], lengths[i], key, flags, out, outOff + Spec.OUT_LEN * (i - from),
+      OneShot.hash(kernel, data, offsets[i], lengths[i], key, flags, out, outOff + Spec.OUT_LEN * (i - from),
           Spec.OUT_LEN);
     }
   }

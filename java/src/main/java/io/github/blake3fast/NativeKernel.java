@@ -193,19 +193,19 @@ final class NativeKernel implements Kernel {
     // A null key is the IV in C: one array fewer to pin or copy.
     int[] k = key == Spec.iv() ? null : key;
     // One chunk is one chain of compressions: the fastest one-block compression's to run.
-    int isa = len <= Spec.CHUNK_LEN ? blockIsa : this.isa;
+    int callIsa = len <= Spec.CHUNK_LEN ? blockIsa : isa;
     if (pin) {
-      NativeBlake3.hashOneShot(isa, in, off, len, k, flags, 0, out, outOff, outLen);
+      NativeBlake3.hashOneShot(callIsa, in, off, len, k, flags, 0, out, outOff, outLen);
     } else {
       int slot = CopyBuffers.claim();
       if (slot < 0) {
-        NativeBlake3.hashOneShotCopy(isa, in, off, len, k, flags, 0, out, outOff, outLen);
+        NativeBlake3.hashOneShotCopy(callIsa, in, off, len, k, flags, 0, out, outOff, outLen);
         return;
       }
       try {
         ByteBuffer buf = CopyBuffers.buffer(slot);
         buf.put(0, in, off, len);
-        NativeBlake3.hashOneShotDirect(isa, buf, 0, len, k, flags, 0, out, outOff, outLen);
+        NativeBlake3.hashOneShotDirect(callIsa, buf, 0, len, k, flags, 0, out, outOff, outLen);
       } finally {
         CopyBuffers.release(slot);
       }

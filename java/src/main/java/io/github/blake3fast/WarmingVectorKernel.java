@@ -58,15 +58,11 @@ final class WarmingVectorKernel implements Kernel {
     return current.hashSubtrees(in, off, len, key, counter, flags, cvs, cvsOff);
   }
 
-  /** Many messages: the Java lanes' batch (JavaBatch), one message per lane, where it pays. */
+  /** Many messages: the Java lanes' batch, one message per lane, where it pays. */
   @Override
   public void hashMany(byte[] data, int[] offsets, int[] lengths, int from, int count, int[] key, int flags,
       byte[] out, int outOff) {
-    if (JavaBatch.takes(count, this)) {
-      JavaBatch.hashPacked(this, data, offsets, lengths, from, count, key, flags, out, outOff);
-    } else {
-      Kernel.super.hashMany(data, offsets, lengths, from, count, key, flags, out, outOff);
-    }
+    JavaBatch.hashMany(this, data, offsets, lengths, from, count, key, flags, out, outOff);
   }
 
   @Override
