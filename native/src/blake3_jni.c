@@ -34,7 +34,7 @@
 #include "blake3_impl.h"
 #include "blake3_mapped.h"
 
-#define B3J_ABI_VERSION 6
+#define B3J_ABI_VERSION 7
 #define B3J_DEFAULT_CLASS "io.github.blake3fast.NativeBlake3"
 #define B3J_PROPERTY "blake3fast.jni.class"
 #define B3J_MAX_SUBTREES 128 /* blake3_hash_subtrees writes at most this many CVs */
@@ -55,6 +55,11 @@
  * portable C runs it a fifth faster than the AVX-512 kernel; elsewhere another kernel may win
  * (bench/notes/short-hash.md). The bytes are the same whichever runs. */
 #define B3J_FASTEST_BLOCK 0x100
+/* Added to the flags of hashBlock, hashOneShot and hashOneShotDirect (NativeBlake3.UNLESS_QUESTION_MARK,
+ * above the BLAKE3 flags): hash nothing and return 1 if a byte of the input is '?', which in a
+ * string's UTF-8 from Java may stand for an unpaired surrogate (Utf8.java). The call reads the
+ * bytes anyway; Java would need a pass of its own over them, slower than the test here. */
+#define B3J_UNLESS_QUESTION_MARK 0x100
 static int b3j_block_isa = -1; /* measured once; threads that race both measure, either result does */
 
 static uint64_t b3j_now_ns(void) {
@@ -230,69 +235,75 @@ static jint JNICALL b3j_hash_mapped(JNIEnv *env, jclass cls, jint isa, jobject f
  * pinned input. An output of up to B3J_COPY_OUT bytes is computed on the stack and copied out
  * after the release, so that the output array is never pinned (and a direct input holds no
  * critical section at all); a longer one is written into the pinned output array. */
-static void b3j_oneshot_into(JNIEnv *env, const blake3_kernel *k, const uint8_t *input, jint len,
+static jint b3j_oneshot_into(JNIEnv *env, const blake3_kernel *k, const uint8_t *input, jint len,
                              const uint32_t kw[8], jint flags, jlong seek, jbyteArray out,
                              jint out_off, jint out_len, jbyteArray in_to_release,
                              uint8_t *in_pinned) {
+  if ((flags & B3J_UNLESS_QUESTION_MARK) && len > 0 && memchr(input, '?', (size_t)len) != NULL) {
+    if (in_pinned != NULL)
+      (*env)->ReleasePrimitiveArrayCritical(env, in_to_release, in_pinned, JNI_ABORT);
+    return 1;
+  }
+  const uint8_t mode = (uint8_t)(flags & ~B3J_UNLESS_QUESTION_MARK);
   if (out_len <= B3J_COPY_OUT) {
     uint8_t small[B3J_COPY_OUT];
-    blake3_hash_oneshot(k, input, (size_t)len, kw, (uint8_t)flags, (uint64_t)seek, small,
-                        (size_t)out_len);
+    blake3_hash_oneshot(k, input, (size_t)len, kw, mode, (uint64_t)seek, small, (size_t)out_len);
     if (in_pinned != NULL)
       (*env)->ReleasePrimitiveArrayCritical(env, in_to_release, in_pinned, JNI_ABORT);
     (*env)->SetByteArrayRegion(env, out, out_off, out_len, (const jbyte *)small);
-    return;
+    return 0;
   }
   uint8_t *o = (uint8_t *)(*env)->GetPrimitiveArrayCritical(env, out, NULL);
   if (o == NULL) {
     if (in_pinned != NULL)
       (*env)->ReleasePrimitiveArrayCritical(env, in_to_release, in_pinned, JNI_ABORT);
     b3j_throw_oom(env);
-    return;
+    return 0;
   }
-  blake3_hash_oneshot(k, input, (size_t)len, kw, (uint8_t)flags, (uint64_t)seek, o + out_off,
+  blake3_hash_oneshot(k, input, (size_t)len, kw, mode, (uint64_t)seek, o + out_off,
                       (size_t)out_len);
   (*env)->ReleasePrimitiveArrayCritical(env, out, o, 0);
   if (in_pinned != NULL)
     (*env)->ReleasePrimitiveArrayCritical(env, in_to_release, in_pinned, JNI_ABORT);
+  return 0;
 }
 
-static void JNICALL b3j_hash_oneshot(JNIEnv *env, jclass cls, jint isa, jbyteArray in, jint off,
+static jint JNICALL b3j_hash_oneshot(JNIEnv *env, jclass cls, jint isa, jbyteArray in, jint off,
                                      jint len, jintArray key, jint flags, jlong seek,
                                      jbyteArray out, jint out_off, jint out_len) {
   (void)cls;
   uint32_t kw[8];
-  if (out_len <= 0) return;
-  if (!b3j_key(env, key, kw)) return;
+  if (out_len <= 0) return 0;
+  if (!b3j_key(env, key, kw)) return 0;
   const blake3_kernel *k = b3j_kernel(isa);
   uint8_t *p = NULL;
   if (len > 0) {
     p = (uint8_t *)(*env)->GetPrimitiveArrayCritical(env, in, NULL);
     if (p == NULL) {
       b3j_throw_oom(env);
-      return;
+      return 0;
     }
   }
-  b3j_oneshot_into(env, k, p != NULL ? p + off : NULL, len, kw, flags, seek, out, out_off,
-                   out_len, in, p);
+  return b3j_oneshot_into(env, k, p != NULL ? p + off : NULL, len, kw, flags, seek, out, out_off,
+                          out_len, in, p);
 }
 
-static void JNICALL b3j_hash_oneshot_direct(JNIEnv *env, jclass cls, jint isa, jobject in,
+static jint JNICALL b3j_hash_oneshot_direct(JNIEnv *env, jclass cls, jint isa, jobject in,
                                             jint off, jint len, jintArray key, jint flags,
                                             jlong seek, jbyteArray out, jint out_off,
                                             jint out_len) {
   (void)cls;
   uint32_t kw[8];
-  if (out_len <= 0) return;
-  if (!b3j_key(env, key, kw)) return;
+  if (out_len <= 0) return 0;
+  if (!b3j_key(env, key, kw)) return 0;
   const uint8_t *p = NULL;
   if (len > 0) {
     uint8_t *base = b3j_direct(env, in);
-    if (base == NULL) return;
+    if (base == NULL) return 0;
     p = base + off;
   }
-  b3j_oneshot_into(env, b3j_kernel(isa), p, len, kw, flags, seek, out, out_off, out_len, NULL,
-                   NULL);
+  return b3j_oneshot_into(env, b3j_kernel(isa), p, len, kw, flags, seek, out, out_off, out_len,
+                          NULL, NULL);
 }
 
 /* The root node's chaining value (8 words) and last block (16 words), copied in; 0 when the
@@ -345,6 +356,19 @@ typedef uint64_t b3j_u64x2 __attribute__((vector_size(16)));
 #define B3J_PAIR64(x) ((uint64_t)(x))
 #endif
 
+
+typedef uint8_t b3j_u8x16 __attribute__((vector_size(16)));
+
+/* Whether a byte of the block is '?' (bytes past len are zero, never '?'): four 16-byte compares
+ * of the block the call builds anyway. */
+static int b3j_has_question_mark(const b3j_u64x2 block[4]) {
+  const b3j_u8x16 q = {'?', '?', '?', '?', '?', '?', '?', '?', '?', '?', '?', '?', '?', '?', '?', '?'};
+  const b3j_u8x16 hits = (b3j_u8x16)(((b3j_u8x16)block[0] == q) | ((b3j_u8x16)block[1] == q) |
+                                     ((b3j_u8x16)block[2] == q) | ((b3j_u8x16)block[3] == q));
+  const b3j_u64x2 any = (b3j_u64x2)hits;
+  return (any[0] | any[1]) != 0;
+}
+
 /* The root hash of one block of len (0..64) bytes, given as eight little-endian words m0..m7
  * (zero past len), under the key k0..k3 (two key words each, the lower one in the low half);
  * the 32-byte result goes to native memory at `out` (ShortHashSlots in Java). Numbers only:
@@ -355,7 +379,7 @@ typedef uint64_t b3j_u64x2 __attribute__((vector_size(16)));
  * loads, and a load that spans several narrower stores still in the store buffer cannot be
  * forwarded from them and waits for them to drain (measured slower per call with 8-byte or
  * byte stores: bench/notes/decisions.md). */
-static void JNICALL b3j_hash_block(JNIEnv *env, jclass cls, jint isa, jlong m0, jlong m1,
+static jint JNICALL b3j_hash_block(JNIEnv *env, jclass cls, jint isa, jlong m0, jlong m1,
                                    jlong m2, jlong m3, jlong m4, jlong m5, jlong m6, jlong m7,
                                    jint len, jlong k0, jlong k1, jlong k2, jlong k3, jint flags,
                                    jlong out) {
@@ -365,17 +389,20 @@ static void JNICALL b3j_hash_block(JNIEnv *env, jclass cls, jint isa, jlong m0, 
                               {B3J_BYTES64(m2), B3J_BYTES64(m3)},
                               {B3J_BYTES64(m4), B3J_BYTES64(m5)},
                               {B3J_BYTES64(m6), B3J_BYTES64(m7)}};
+  if ((flags & B3J_UNLESS_QUESTION_MARK) && b3j_has_question_mark(block)) return 1;
   const b3j_u64x2 key[2] = {{B3J_PAIR64(k0), B3J_PAIR64(k1)}, {B3J_PAIR64(k2), B3J_PAIR64(k3)}};
   uint32_t cv[8];
   memcpy(cv, key, sizeof cv);
-  b3j_kernel(isa)->compress_in_place(cv, (const uint8_t *)block, (uint8_t)len, 0,
-                                     (uint8_t)(flags | CHUNK_START | CHUNK_END | ROOT));
+  b3j_kernel(isa)->compress_in_place(
+      cv, (const uint8_t *)block, (uint8_t)len, 0,
+      (uint8_t)((flags & ~B3J_UNLESS_QUESTION_MARK) | CHUNK_START | CHUNK_END | ROOT));
   uint8_t *o = (uint8_t *)(uintptr_t)out;
   if (B3J_BIG_ENDIAN) {
     for (int i = 0; i < 8; i++) blake3_store32(o + 4 * i, cv[i]);
   } else {
     memcpy(o, cv, sizeof cv); /* Java reads it back as four 8-byte words */
   }
+  return 0;
 }
 
 /* ---- the copying entry points (no critical section) ----------------------------------------- */
@@ -453,6 +480,10 @@ static void JNICALL b3j_hash_oneshot_copy(JNIEnv *env, jclass cls, jint isa, jby
   uint8_t stack_buf[B3J_STACK_COPY], o[B3J_COPY_OUT];
   if (out_len > B3J_COPY_OUT) {
     b3j_throw_iae(env, "blake3fast: hashOneShotCopy writes at most 64 bytes");
+    return;
+  }
+  if (flags & B3J_UNLESS_QUESTION_MARK) {
+    b3j_throw_iae(env, "blake3fast: hashOneShotCopy does not test for '?'");
     return;
   }
   if (out_len <= 0 || !b3j_key(env, key, kw)) return;
@@ -634,11 +665,11 @@ static JNINativeMethod b3j_methods[] = {
     {"selectIsa", "(I)I", (void *)b3j_select_isa},
     {"hashSubtrees", "(I[BII[IJI[II)I", (void *)b3j_hash_subtrees},
     {"hashSubtreesDirect", "(ILjava/nio/ByteBuffer;II[IJI[II)I", (void *)b3j_hash_subtrees_direct},
-    {"hashOneShot", "(I[BII[IIJ[BII)V", (void *)b3j_hash_oneshot},
-    {"hashOneShotDirect", "(ILjava/nio/ByteBuffer;II[IIJ[BII)V", (void *)b3j_hash_oneshot_direct},
+    {"hashOneShot", "(I[BII[IIJ[BII)I", (void *)b3j_hash_oneshot},
+    {"hashOneShotDirect", "(ILjava/nio/ByteBuffer;II[IIJ[BII)I", (void *)b3j_hash_oneshot_direct},
     {"rootOutput", "(I[I[IIIJ[BII)V", (void *)b3j_root_output},
     {"directAddress", "(Ljava/nio/ByteBuffer;)J", (void *)b3j_direct_address},
-    {"hashBlock", "(IJJJJJJJJIJJJJIJ)V", (void *)b3j_hash_block},
+    {"hashBlock", "(IJJJJJJJJIJJJJIJ)I", (void *)b3j_hash_block},
     {"hashSubtreesCopy", "(I[BII[IJI[II)I", (void *)b3j_hash_subtrees_copy},
     {"hashOneShotCopy", "(I[BII[IIJ[BII)V", (void *)b3j_hash_oneshot_copy},
     {"rootOutputCopy", "(I[I[IIIJ[BII)V", (void *)b3j_root_output_copy},

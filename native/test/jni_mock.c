@@ -410,15 +410,17 @@ typedef jint (*fn_i)(JNIEnv *, jclass);
 typedef jint (*fn_ii)(JNIEnv *, jclass, jint);
 typedef jint (*fn_subtrees)(JNIEnv *, jclass, jint, jobject, jint, jint, jintArray, jlong, jint, jintArray,
                             jint);
-typedef void (*fn_oneshot)(JNIEnv *, jclass, jint, jobject, jint, jint, jintArray, jint, jlong, jbyteArray,
+typedef jint (*fn_oneshot)(JNIEnv *, jclass, jint, jobject, jint, jint, jintArray, jint, jlong, jbyteArray,
                            jint, jint);
+typedef void (*fn_oneshot_copy)(JNIEnv *, jclass, jint, jobject, jint, jint, jintArray, jint, jlong,
+                                jbyteArray, jint, jint);
 typedef void (*fn_root)(JNIEnv *, jclass, jint, jintArray, jintArray, jint, jint, jlong, jbyteArray, jint,
                         jint);
 typedef jlong (*fn_address)(JNIEnv *, jclass, jobject);
 typedef jint (*fn_mapped)(JNIEnv *, jclass, jint, jobject, jlong, jint, jintArray, jlong, jint, jintArray, jint);
 typedef void (*fn_many)(JNIEnv *, jclass, jint, jobject, jintArray, jintArray, jint, jint, jintArray, jint,
                         jbyteArray, jint);
-typedef void (*fn_block)(JNIEnv *, jclass, jint, jlong, jlong, jlong, jlong, jlong, jlong, jlong, jlong, jint,
+typedef jint (*fn_block)(JNIEnv *, jclass, jint, jlong, jlong, jlong, jlong, jlong, jlong, jlong, jlong, jint,
                          jlong, jlong, jlong, jlong, jint, jlong);
 
 static struct {
@@ -430,7 +432,7 @@ static struct {
   fn_address direct_address;
   fn_block hash_block;
   fn_subtrees subtrees_copy;
-  fn_oneshot oneshot_copy;
+  fn_oneshot_copy oneshot_copy;
   fn_root root_output_copy;
   fn_mapped mapped;
   fn_many many, many_direct;
@@ -444,11 +446,11 @@ static const struct {
     {"selectIsa", "(I)I"},
     {"hashSubtrees", "(I[BII[IJI[II)I"},
     {"hashSubtreesDirect", "(ILjava/nio/ByteBuffer;II[IJI[II)I"},
-    {"hashOneShot", "(I[BII[IIJ[BII)V"},
-    {"hashOneShotDirect", "(ILjava/nio/ByteBuffer;II[IIJ[BII)V"},
+    {"hashOneShot", "(I[BII[IIJ[BII)I"},
+    {"hashOneShotDirect", "(ILjava/nio/ByteBuffer;II[IIJ[BII)I"},
     {"rootOutput", "(I[I[IIIJ[BII)V"},
     {"directAddress", "(Ljava/nio/ByteBuffer;)J"},
-    {"hashBlock", "(IJJJJJJJJIJJJJIJ)V"},
+    {"hashBlock", "(IJJJJJJJJIJJJJIJ)I"},
     {"hashSubtreesCopy", "(I[BII[IJI[II)I"},
     {"hashOneShotCopy", "(I[BII[IIJ[BII)V"},
     {"rootOutputCopy", "(I[I[IIIJ[BII)V"},
@@ -513,10 +515,16 @@ static int oneshot(int isa, int direct, const uint8_t *in, size_t n, size_t pad,
   mobj *k = key ? ints_obj(key, 8) : NULL;
   mobj *o = new_obj(K_BYTES, opad + out_len, 1);
   memset(o->data, 0x5A, opad + out_len);
-  fn_oneshot f = direct == 2 ? N.oneshot_copy : direct == 1 ? N.oneshot_direct : N.oneshot;
-  f(&g_env, NULL, isa, (jobject)i, (jint)pad, (jint)n, (jintArray)k, flags, (jlong)seek, (jbyteArray)o, (jint)opad,
-    (jint)out_len);
-  int ok = !M.pending;
+  int ok = 1;
+  if (direct == 2) {
+    N.oneshot_copy(&g_env, NULL, isa, (jobject)i, (jint)pad, (jint)n, (jintArray)k, flags, (jlong)seek,
+                   (jbyteArray)o, (jint)opad, (jint)out_len);
+  } else {
+    fn_oneshot f = direct == 1 ? N.oneshot_direct : N.oneshot;
+    ok &= f(&g_env, NULL, isa, (jobject)i, (jint)pad, (jint)n, (jintArray)k, flags, (jlong)seek, (jbyteArray)o,
+            (jint)opad, (jint)out_len) == 0;
+  }
+  ok &= !M.pending;
   for (size_t j = 0; j < opad; j++) ok &= ((uint8_t *)o->data)[j] == 0x5A;
   memcpy(result, (uint8_t *)o->data + opad, out_len);
   free_obj(i);
@@ -710,7 +718,8 @@ static uint64_t block_word(const uint8_t *in, size_t len, size_t i) {
 }
 
 /* hashBlock (one block, words and key as numbers, 32 bytes to native memory) against hashOneShot,
- * every length 0..64 and mode, on every ISA and on the fastest one-block compression; the output is a 32-byte allocation of its own, so a write past it
+ * every length 0..64 and mode, on every ISA and on the fastest one-block compression, with and
+ * without the flag that refuses a block holding a '?' (nothing written then); the output is a 32-byte allocation of its own, so a write past it
  * is seen by valgrind and ASan. directAddress on a direct and on a heap buffer. */
 static void test_hash_block(int rounds) {
   long before = g_fail;
@@ -718,6 +727,8 @@ static void test_hash_block(int rounds) {
     for (size_t len = 0; len <= 64; len++) {
       uint8_t in[64];
       for (size_t i = 0; i < len; i++) in[i] = (uint8_t)rnd();
+      /* A '?' at a random place in half the blocks; random bytes alone rarely hold one. */
+      if (len > 0 && (rnd() & 1)) in[rnd() % len] = '?';
       const int flags = (int[]){0, KEYED_HASH, DERIVE_KEY_MATERIAL}[(r + len) % 3];
       uint32_t kw[8];
       for (int i = 0; i < 8; i++) kw[i] = flags == 0 ? blake3_iv[i] : (uint32_t)rnd();
@@ -729,12 +740,25 @@ static void test_hash_block(int rounds) {
         const int isa = t < g_nisas ? g_isas[t] : g_isas[0] | 0x100;
         uint8_t want[32];
         int ok = oneshot(g_isas[t < g_nisas ? t : 0], 0, in, len, 0, kw, flags, 0, 32, 0, want);
+        /* With UNLESS_QUESTION_MARK (0x100) too: hashed as without it unless a byte is '?'. */
+        const int unless = (r & 1) ? 0x100 : 0;
+        int has_q = 0;
+        for (size_t i = 0; i < len; i++) has_q |= in[i] == '?';
         uint8_t *out = malloc(32);
-        N.hash_block(&g_env, NULL, isa, (jlong)m[0], (jlong)m[1], (jlong)m[2], (jlong)m[3], (jlong)m[4], (jlong)m[5],
-                     (jlong)m[6], (jlong)m[7], (jint)len, (jlong)k[0], (jlong)k[1], (jlong)k[2], (jlong)k[3], flags,
-                     (jlong)(uintptr_t)out);
-        ok &= !M.pending && M.critical == 0 && memcmp(out, want, 32) == 0;
-        check(ok, "%s hashBlock len=%zu flags=%d", t < g_nisas ? ISA_NAMES[isa] : "fastest-block", len, flags);
+        memset(out, 0xA5, 32);
+        jint got = N.hash_block(&g_env, NULL, isa, (jlong)m[0], (jlong)m[1], (jlong)m[2], (jlong)m[3], (jlong)m[4],
+                                (jlong)m[5], (jlong)m[6], (jlong)m[7], (jint)len, (jlong)k[0], (jlong)k[1],
+                                (jlong)k[2], (jlong)k[3], flags | unless, (jlong)(uintptr_t)out);
+        ok &= !M.pending && M.critical == 0;
+        if (unless && has_q) {
+          uint8_t untouched[32];
+          memset(untouched, 0xA5, 32);
+          ok &= got == 1 && memcmp(out, untouched, 32) == 0;
+        } else {
+          ok &= got == 0 && memcmp(out, want, 32) == 0;
+        }
+        check(ok, "%s hashBlock len=%zu flags=%d%s", t < g_nisas ? ISA_NAMES[isa] : "fastest-block", len, flags,
+              unless ? " unless '?'" : "");
         free(out);
       }
     }
@@ -749,6 +773,62 @@ static void test_hash_block(int rounds) {
   free_obj(d);
   free_obj(h);
   printf("  hashBlock, %d x 65 lengths x %d ISAs; directAddress: %s\n", rounds, g_nisas,
+         g_fail == before ? "ok" : "FAILED");
+}
+
+/* hashOneShot and hashOneShotDirect with UNLESS_QUESTION_MARK (0x100) added to the flags: a
+ * '?' anywhere in the input (and only in it: one is left just outside the range) returns 1 with
+ * the output untouched and the input released; otherwise 0 and the hash without the flag.
+ * hashOneShotCopy refuses the flag. */
+static void test_unless_question_mark(int rounds) {
+  long before = g_fail;
+  static uint8_t in[1100];
+  const size_t pad = 3;
+  for (int r = 0; r < rounds; r++) {
+    const size_t lens[] = {0, 1, 63, 64, 65, 127, 200, 1023, 1024, 1025, 1099};
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+      const size_t n = lens[li];
+      for (size_t i = 0; i < n; i++) {
+        in[i] = (uint8_t)rnd();
+        if (in[i] == '?') in[i] = '!';
+      }
+      const int q = n > 0 && (r & 1);
+      if (q) in[rnd() % n] = '?';
+      for (int t = 0; t < g_nisas; t++) {
+        for (int direct = 0; direct < 2; direct++) {
+          uint8_t want[32];
+          int ok = q || oneshot(g_isas[t], direct, in, n, pad, NULL, 0, 0, 32, 0, want);
+          /* '?' in the bytes just before and after the range, which must not count */
+          mobj *i = new_obj(K_BYTES, pad + n + 2, 1);
+          memset(i->data, '?', pad + n + 2);
+          if (n) memcpy((uint8_t *)i->data + pad, in, n);
+          i->input = 1;
+          if (direct) i->kind = K_DIRECT;
+          mobj *o = new_obj(K_BYTES, 32, 1);
+          memset(o->data, 0x5A, 32);
+          fn_oneshot f = direct ? N.oneshot_direct : N.oneshot;
+          jint rc = f(&g_env, NULL, g_isas[t], (jobject)i, (jint)pad, (jint)n, NULL, 0x100, 0, (jbyteArray)o, 0, 32);
+          ok &= !M.pending && M.critical == 0;
+          if (q) {
+            int untouched = 1;
+            for (int j = 0; j < 32; j++) untouched &= ((uint8_t *)o->data)[j] == 0x5A;
+            ok &= rc == 1 && untouched;
+          } else {
+            ok &= rc == 0 && memcmp(o->data, want, 32) == 0;
+          }
+          check(ok, "%s %s len=%zu unless '?' (%s)", ISA_NAMES[g_isas[t]], direct ? "hashOneShotDirect" : "hashOneShot",
+                n, q ? "one there" : "none");
+          free_obj(i);
+          free_obj(o);
+        }
+      }
+    }
+  }
+  uint8_t a[32];
+  memset(in, 'a', 64);
+  oneshot(g_isas[0], 2, in, 64, 0, NULL, 0x100, 0, 32, 0, a);
+  expect_exception("hashOneShotCopy with UNLESS_QUESTION_MARK", "java/lang/IllegalArgumentException");
+  printf("  hashOneShot, hashOneShotDirect unless '?': %d x 11 lengths x %d ISAs: %s\n", rounds, g_nisas,
          g_fail == before ? "ok" : "FAILED");
 }
 
@@ -1062,13 +1142,13 @@ int main(int argc, char **argv) {
   N.direct_address = (fn_address)f[8];
   N.hash_block = (fn_block)f[9];
   N.subtrees_copy = (fn_subtrees)f[10];
-  N.oneshot_copy = (fn_oneshot)f[11];
+  N.oneshot_copy = (fn_oneshot_copy)f[11];
   N.root_output_copy = (fn_root)f[12];
   N.mapped = (fn_mapped)f[13];
   N.many = (fn_many)f[14];
   N.many_direct = (fn_many)f[15];
 
-  check(N.abi_version(&g_env, NULL) == 6, "abiVersion is 6");
+  check(N.abi_version(&g_env, NULL) == 7, "abiVersion is 7");
   const jint supported = N.supported_isas(&g_env, NULL);
   check(supported & 1, "portable is supported");
   const char *cap_env = getenv("BLAKE3_ISA");
@@ -1087,6 +1167,7 @@ int main(int argc, char **argv) {
   test_subtrees(quick ? 12 : 60);
   test_root_output(quick ? 40 : 200);
   test_hash_block(quick ? 3 : 12);
+  test_unless_question_mark(quick ? 2 : 8);
   test_hash_many(quick ? 8 : 40);
   test_error_paths();
   test_second_pin_fails();

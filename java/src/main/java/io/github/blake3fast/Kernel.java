@@ -52,6 +52,17 @@ interface Kernel {
   boolean hashesWhole(int len, int outLen);
 
   /**
+   * Writes the plain 32-byte hash of {@code utf8}, a string's UTF-8 bytes, to {@code out[0, 32)}
+   * and returns true, unless the bytes hold a {@code '?'}, which may stand for an unpaired
+   * surrogate ({@link Blake3#hashText}); false, having written nothing, also where the kernel has no
+   * such call for this length, or cannot make it now. A kernel whose call reads the bytes anyway
+   * tests them there, so that a string's hash costs no pass of its own over its bytes.
+   */
+  default boolean hashText(byte[] utf8, byte[] out) {
+    return false;
+  }
+
+  /**
    * {@code outLen} bytes of the root output of the whole input, from position 0; only where
    * {@link #hashesWhole} said yes (else an IllegalArgumentException).
    */

@@ -179,6 +179,34 @@ final class NativeKernel implements Kernel {
     return NativeBlake3.hashMapped(isa, fd, pos, len, key, counter, flags, cvs, cvsOff);
   }
 
+  /** Strings of one chunk at most: the native call tests the bytes for '?' as it reads them. */
+  @Override
+  public boolean hashText(byte[] utf8, byte[] out) {
+    Objects.checkFromIndexSize(0, Spec.OUT_LEN, out.length);
+    int len = utf8.length;
+    if (len <= Spec.BLOCK_LEN) {
+      return slots != null && slots.hashText(blockIsa, utf8, out) == ShortHashSlots.HASHED;
+    }
+    if (len > Spec.CHUNK_LEN) {
+      return false;
+    }
+    int flags = NativeBlake3.UNLESS_QUESTION_MARK;
+    if (pin) {
+      return NativeBlake3.hashOneShot(blockIsa, utf8, 0, len, null, flags, 0, out, 0, Spec.OUT_LEN) == 0;
+    }
+    int slot = CopyBuffers.claim();
+    if (slot < 0) {
+      return false; // the copying call makes no such test: the caller tests the bytes itself
+    }
+    try {
+      ByteBuffer buf = CopyBuffers.buffer(slot);
+      buf.put(0, utf8, 0, len);
+      return NativeBlake3.hashOneShotDirect(blockIsa, buf, 0, len, null, flags, 0, out, 0, Spec.OUT_LEN) == 0;
+    } finally {
+      CopyBuffers.release(slot);
+    }
+  }
+
   @Override
   public void hashWhole(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff, int outLen) {
     Objects.checkFromIndexSize(off, len, in.length);

@@ -77,41 +77,89 @@ final class ShortHashSlots {
     return address == 0 ? null : new ShortHashSlots(memory, address, viewAfter);
   }
 
+  /** {@link #hashText}: the hash was written. */
+  static final int HASHED = 0;
+  /** {@link #hashText}: this thread's slot was in use; nothing was written. */
+  static final int SLOT_TAKEN = 1;
+  /** {@link #hashText}: the bytes hold a {@code '?'}; nothing was hashed or written. */
+  static final int QUESTION_MARK = 2;
+
   /**
    * Writes the 32-byte hash of {@code len <= 64} bytes of {@code in} (already range-checked) to
    * {@code out}, or returns false, having written nothing, when this thread's slot is in use.
    */
   boolean hash(int isa, byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {
+    return hash(isa, in, off, len, key, flags, out, outOff, false) == HASHED;
+  }
+
+  /**
+   * As {@link #hash} for the plain hash of a string's UTF-8 bytes (at most 64, from offset 0),
+   * unless they hold a {@code '?'}, which may stand for an unpaired surrogate ({@link Utf8}):
+   * the native call tests the block it builds anyway ({@link NativeBlake3#UNLESS_QUESTION_MARK}),
+   * so that a string costs no pass of its own over its bytes.
+   *
+   * @return {@link #HASHED}, {@link #SLOT_TAKEN} or {@link #QUESTION_MARK}
+   */
+  int hashText(int isa, byte[] utf8, byte[] out) {
+    return hash(isa, utf8, 0, utf8.length, Spec.iv(), 0, out, 0, true);
+  }
+
+  private int hash(int isa, byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff,
+      boolean unlessQuestionMark) {
     Objects.checkIndex(len, Spec.BLOCK_LEN + 1);
     Objects.checkFromIndexSize(outOff, Spec.OUT_LEN, out.length);
     int slot = slotOf(Thread.currentThread());
     if (!claim(slot)) {
-      return false;
+      return SLOT_TAKEN;
     }
     try {
       int at = slot * SLOT_LEN;
-      if (made >= viewAfter) {
-        NativeBlake3.hashBlock(isa,
-            ArrayWords.word(in, off, len, 0), ArrayWords.word(in, off, len, 1), ArrayWords.word(in, off, len, 2),
-            ArrayWords.word(in, off, len, 3), ArrayWords.word(in, off, len, 4), ArrayWords.word(in, off, len, 5),
-            ArrayWords.word(in, off, len, 6), ArrayWords.word(in, off, len, 7),
-            len, keyPair(key, 0), keyPair(key, 1), keyPair(key, 2), keyPair(key, 3), flags, address + at);
+      boolean view = made >= viewAfter;
+      long w0;
+      long w1;
+      long w2;
+      long w3;
+      long w4;
+      long w5;
+      long w6;
+      long w7;
+      if (view) {
+        w0 = ArrayWords.word(in, off, len, 0);
+        w1 = ArrayWords.word(in, off, len, 1);
+        w2 = ArrayWords.word(in, off, len, 2);
+        w3 = ArrayWords.word(in, off, len, 3);
+        w4 = ArrayWords.word(in, off, len, 4);
+        w5 = ArrayWords.word(in, off, len, 5);
+        w6 = ArrayWords.word(in, off, len, 6);
+        w7 = ArrayWords.word(in, off, len, 7);
+      } else {
+        made++;
+        memory.put(at, in, off, len);
+        w0 = word(at, len, 0);
+        w1 = word(at, len, 1);
+        w2 = word(at, len, 2);
+        w3 = word(at, len, 3);
+        w4 = word(at, len, 4);
+        w5 = word(at, len, 5);
+        w6 = word(at, len, 6);
+        w7 = word(at, len, 7);
+      }
+      if (NativeBlake3.hashBlock(isa, w0, w1, w2, w3, w4, w5, w6, w7, len, keyPair(key, 0), keyPair(key, 1),
+          keyPair(key, 2), keyPair(key, 3), unlessQuestionMark ? flags | NativeBlake3.UNLESS_QUESTION_MARK : flags,
+          address + at) != 0) {
+        return QUESTION_MARK;
+      }
+      if (view) {
         for (int i = 0; i < 4; i++) {
           ArrayWords.LONGS.set(out, outOff + 8 * i, memory.getLong(at + 8 * i));
         }
       } else {
-        made++;
-        memory.put(at, in, off, len);
-        NativeBlake3.hashBlock(isa,
-            word(at, len, 0), word(at, len, 1), word(at, len, 2), word(at, len, 3),
-            word(at, len, 4), word(at, len, 5), word(at, len, 6), word(at, len, 7),
-            len, keyPair(key, 0), keyPair(key, 1), keyPair(key, 2), keyPair(key, 3), flags, address + at);
         memory.get(at, out, outOff, Spec.OUT_LEN);
       }
     } finally {
       release(slot);
     }
-    return true;
+    return HASHED;
   }
 
   static int slotOf(Thread t) {

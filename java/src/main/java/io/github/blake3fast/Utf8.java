@@ -15,7 +15,9 @@ import java.util.Objects;
  * <p>Both encode first and look for surrogates only when the bytes hold a {@code ?}: for every
  * unpaired surrogate {@code getBytes} writes the charset's default replacement, which
  * {@code CharsetEncoder} specifies as {@code ?}, so bytes without one came from a well-formed
- * string, and the common path costs one pass over the bytes and no pass over the chars.
+ * string, and the common path costs one pass over the bytes and no pass over the chars. For
+ * {@code hash(String)} up to a chunk the native kernel makes that pass itself, in C, as it reads
+ * the bytes ({@link Blake3#hashText}).
  */
 final class Utf8 {
   private Utf8() {}
@@ -52,7 +54,11 @@ final class Utf8 {
    * string gives {@code text.getBytes(UTF_8)}.
    */
   static byte[] withReplacement(String text) {
-    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    return withReplacement(text, text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** As {@link #withReplacement(String)}, given {@code bytes}, {@code text.getBytes(UTF_8)}. */
+  static byte[] withReplacement(String text, byte[] bytes) {
     if (text.length() >= LATIN1_TEST_MIN && storedAsLatin1(text)) {
       return bytes;
     }

@@ -91,9 +91,9 @@ final class Engines {
       return chosen ? Blake3.hash(in) : oneShot(in, Spec.iv(), 0, Spec.OUT_LEN);
     }
 
-    /** A string's hash: its bytes as {@link Blake3#hash(String)} encodes them, then this kernel. */
+    /** A string's hash, as {@link Blake3#hash(String)} makes it on this kernel. */
     byte[] hash(String text) {
-      return chosen ? Blake3.hash(text) : hash(Utf8.withReplacement(text));
+      return chosen ? Blake3.hash(text) : Blake3.hashText(kernel, text);
     }
 
     byte[] hash(byte[] in, int outLen) {

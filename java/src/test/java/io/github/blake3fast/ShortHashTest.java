@@ -1,6 +1,7 @@
 package io.github.blake3fast;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -77,6 +78,76 @@ class ShortHashTest {
           assertArrayEquals(want, viaKernel, k.name() + " len " + len + " flags " + flags);
         }
       }
+    }
+  }
+
+  /**
+   * A string's bytes ({@link ShortHashSlots#hashText}): hashed as {@link #hash} does, unless one of
+   * them is a '?', at any position of every length, on both ways of reading the block.
+   */
+  @Test
+  void textIsHashedUnlessItHoldsAQuestionMark() {
+    SplittableRandom rnd = new SplittableRandom(63);
+    for (NativeKernel k : nativeKernels()) {
+      for (ShortHashSlots slots : new ShortHashSlots[] {k.slots, ShortHashSlots.create(0), ShortHashSlots.create(Integer.MAX_VALUE)}) {
+        for (int len = 0; len <= 64; len++) {
+          byte[] in = new byte[len];
+          for (int i = 0; i < len; i++) {
+            // every byte but '?' (0x3F), its neighbours and high bytes among them
+            int b = rnd.nextInt(255);
+            in[i] = (byte) (b >= '?' ? b + 1 : b);
+          }
+          byte[] out = new byte[32];
+          assertEquals(ShortHashSlots.HASHED, slots.hashText(k.isa(), in, out), k.name() + " len " + len);
+          assertArrayEquals(javaHash(in, 0, len, Spec.iv(), 0), out, k.name() + " len " + len);
+          for (int at = 0; at < len; at++) {
+            byte[] marked = in.clone();
+            marked[at] = '?';
+            byte[] none = new byte[32];
+            assertEquals(ShortHashSlots.QUESTION_MARK, slots.hashText(k.isa(), marked, none), "len " + len + " at " + at);
+            assertArrayEquals(new byte[32], none, "nothing written");
+          }
+        }
+      }
+      int slot = ShortHashSlots.slotOf(Thread.currentThread());
+      assertTrue(k.slots.claim(slot));
+      try {
+        assertEquals(ShortHashSlots.SLOT_TAKEN, k.slots.hashText(k.isa(), new byte[3], new byte[32]));
+        assertFalse(k.hashText(new byte[3], new byte[32]), "the kernel falls back when the slot is taken");
+      } finally {
+        k.slots.release(slot);
+      }
+    }
+  }
+
+  /**
+   * A string's bytes of more than a block (the kernel's one-shot calls, pinned and copied, test
+   * them in C): hashed unless one is a '?'; more than a chunk is not the kernel's call to make.
+   */
+  @Test
+  void textUpToAChunkIsHashedUnlessItHoldsAQuestionMark() {
+    nativeKernels();
+    SplittableRandom rnd = new SplittableRandom(1024);
+    for (Kernel kernel : Engines.kernels()) {
+      if (!(kernel instanceof NativeKernel)) {
+        continue;
+      }
+      for (int len : new int[] {65, 100, 999, 1023, 1024}) {
+        byte[] in = new byte[len];
+        for (int i = 0; i < len; i++) {
+          int b = rnd.nextInt(255);
+          in[i] = (byte) (b >= '?' ? b + 1 : b);
+        }
+        byte[] out = new byte[32];
+        String what = Engines.label(kernel) + " len " + len;
+        assertTrue(kernel.hashText(in, out), what);
+        assertArrayEquals(javaHash(in, 0, len, Spec.iv(), 0), out, what);
+        in[rnd.nextInt(len)] = '?';
+        byte[] none = new byte[32];
+        assertFalse(kernel.hashText(in, none), what + " with a '?'");
+        assertArrayEquals(new byte[32], none, "nothing written");
+      }
+      assertFalse(kernel.hashText(new byte[1025], new byte[32]), "more than a chunk is not this call's");
     }
   }
 

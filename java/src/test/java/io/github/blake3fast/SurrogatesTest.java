@@ -41,12 +41,17 @@ class SurrogatesTest {
         Arguments.of("a reversed pair", "a\uDC00\uD800b", 1, "61efbfbdefbfbd62"),
         Arguments.of("a lone high, then a pair", "\uD800\uD800\uDC00", 0, "efbfbdf0908080"),
         Arguments.of("beside real question marks", "?\uD800?", 1, "3fefbfbd3f"),
-        Arguments.of("after non-ASCII", "\u00e9\u4e2d\uDBFF", 2, "c3a9e4b8adefbfbd"));
+        Arguments.of("after non-ASCII", "\u00e9\u4e2d\uDBFF", 2, "c3a9e4b8adefbfbd"),
+        // Longer than a block, and than a chunk: each length goes its own way to the kernel.
+        Arguments.of("low after a block", "x".repeat(70) + "\uDC00", 70, "78".repeat(70) + "efbfbd"),
+        Arguments.of("high ending a chunk", "a".repeat(1021) + "\uD800", 1021, "61".repeat(1021) + "efbfbd"),
+        Arguments.of("low past a chunk", "b".repeat(1100) + "\uDFFFc", 1100, "62".repeat(1100) + "efbfbd63"));
   }
 
   /** Well-formed strings, pairs among them: accepted, and encoded as {@code getBytes(UTF_8)}. */
   private static final String[] WELL_FORMED = {
     "", "ctx", "ctx?", "a\uD83D\uDE00b", "\uD800\uDC00", "\uDBFF\uDFFF", "\u00e9\u4e2d\uFFFD", "x".repeat(5000) + "\uD83D\uDE00",
+    "?".repeat(64), "?".repeat(300), "q".repeat(1024), "\u00e9".repeat(400) + "?", "\uD83D\uDE00".repeat(200),
   };
 
   /** The engines to run on: those of {@link Engines#all()}, and the Java kernel when they lack it. */
