@@ -69,6 +69,7 @@ public final class PlatformCheck {
       }
     }
     c.randomInputs(scale);
+    c.strings();
     c.largeInput();
     System.out.println(c.passed + " passed, " + c.failed + " failed");
     System.exit(c.failed == 0 && c.passed > 0 ? 0 : 1);
@@ -295,6 +296,42 @@ public final class PlatformCheck {
     }
     System.out.println("random inputs vs reference: " + lengths.size() + " lengths, "
         + (failed == before ? "ok" : (failed - before) + " failed"));
+  }
+
+  /**
+   * {@code hash(String)} against the reference on the bytes the WHATWG encoder writes: strings of
+   * a block, a chunk and more of UTF-8 (each length takes its own way into the native call, which
+   * tests for '?' there), with no '?', with real ones, and with unpaired surrogates (U+FFFD).
+   */
+  private void strings() {
+    int before = failed;
+    String[] parts = {"a", "\u00e9", "\u4e2d", "\uD83D\uDE00", "?"};
+    int n = 0;
+    for (int chars : new int[] {1, 20, 64, 300, 1100}) {
+      for (int kind = 0; kind < 3; kind++) {
+        StringBuilder text = new StringBuilder();
+        StringBuilder whatwg = new StringBuilder();
+        while (text.length() < chars) {
+          String p = parts[random.nextInt(kind == 0 ? parts.length - 1 : parts.length)];
+          text.append(p);
+          whatwg.append(p);
+        }
+        if (kind == 2) { // an unpaired surrogate, low or high, somewhere
+          int at = random.nextInt(text.length() + 1);
+          if (at > 0 && Character.isHighSurrogate(text.charAt(at - 1))) {
+            at--; // not between the halves of a pair
+          }
+          char lone = random.nextBoolean() ? '\uDC01' : '\uDBFE';
+          text.insert(at, lone);
+          whatwg.insert(at, '\uFFFD');
+        }
+        byte[] want = Reference.hash(whatwg.toString().getBytes(StandardCharsets.UTF_8), Reference.IV, 0, 32);
+        check(Arrays.equals(Blake3.hash(text.toString()), want),
+            "hash(String) vs reference (" + chars + " chars, " + (kind == 0 ? "no '?'" : kind == 1 ? "'?'" : "unpaired") + ")");
+        n++;
+      }
+    }
+    System.out.println("strings vs reference: " + n + " strings, " + (failed == before ? "ok" : (failed - before) + " failed"));
   }
 
   /** A few MiB one-shot vs streamed: engages the widest kernel and the parallel split. */
