@@ -34,10 +34,16 @@ final class ShortHashSlots {
    * instead of copied through the slot. The copy is slower per hash; the array view is a
    * byte-array VarHandle, whose creation costs a fresh JVM milliseconds of start-up (JDK 17
    * spins classes for it). A program that makes a few short hashes never pays for it; one that
-   * makes many pays it once, after a few thousand copies that cost far less together
-   * (bench/notes/startup.md, "Second pass").
+   * makes many has it made on a thread of its own after a few thousand copies, and keeps
+   * copying until it is ready (bench/notes/startup.md, "Second pass"; made in the caller's
+   * thread, it stalled the 4,097th hash 8-9 ms: bench/notes/short-hash.md).
    */
   static final int VIEW_AFTER = 1 << 12;
+
+  /** Whether {@link ArrayWords} is ready, its view made (by {@link ViewMaker} or inline). */
+  private static volatile boolean viewReady;
+  /** Whether the view's making has started; it starts once. */
+  private static volatile boolean viewStarted;
 
   private final ByteBuffer memory;
   private final long address;
@@ -114,7 +120,7 @@ final class ShortHashSlots {
     }
     try {
       int at = slot * SLOT_LEN;
-      boolean view = made >= viewAfter;
+      boolean view = made >= viewAfter && (viewReady || startView());
       long w0;
       long w1;
       long w2;
@@ -162,6 +168,47 @@ final class ShortHashSlots {
     return HASHED;
   }
 
+  /** Starts making the array view, once, on a thread of its own; true if it is ready now. */
+  private static boolean startView() {
+    if (!viewStarted) {
+      synchronized (ShortHashSlots.class) {
+        if (!viewStarted) {
+          viewStarted = true;
+          try {
+            new ViewMaker().start();
+          } catch (Throwable t) { // no thread to be had (limits, a security policy): make it here, as before
+            makeView();
+          }
+        }
+      }
+    }
+    return viewReady;
+  }
+
+  /** Whether the array view is ready (tests). */
+  static boolean viewReady() {
+    return viewReady;
+  }
+
+  /** Makes the array view in this thread (and tests, which want it from the first hash). */
+  static void makeView() {
+    ArrayWords.ready();
+    viewReady = true;
+  }
+
+  /** A class, not a lambda: the first lambda of a JVM costs milliseconds of start-up. */
+  private static final class ViewMaker extends Thread {
+    ViewMaker() {
+      super("blake3-fast short-hash view");
+      setDaemon(true);
+    }
+
+    @Override
+    public void run() {
+      makeView();
+    }
+  }
+
   static int slotOf(Thread t) {
     return (int) t.getId() & (SLOTS - 1);
   }
@@ -193,6 +240,9 @@ final class ShortHashSlots {
   /** The block's words read from the caller's array; a class of its own so that it is created late. */
   private static final class ArrayWords {
     static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** Nothing: calling it initializes the class, which makes the view. */
+    static void ready() {}
 
     /** Little-endian word {@code i} (bytes 8i..8i+7) of a block of {@code len} bytes: zero past the end. */
     static long word(byte[] in, int off, int len, int i) {
