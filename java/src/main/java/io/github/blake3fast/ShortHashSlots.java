@@ -1,5 +1,6 @@
 package io.github.blake3fast;
 
+import java.lang.System.Logger.Level;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -190,10 +191,18 @@ final class ShortHashSlots {
     return viewReady;
   }
 
-  /** Makes the array view in this thread (and tests, which want it from the first hash). */
+  /**
+   * Makes the array view in this thread (and tests, which want it from the first hash). If it
+   * cannot be made (an error in the class's initialization), the slots go on copying, and no
+   * stack trace from the view's thread reaches the application's standard error.
+   */
   static void makeView() {
-    ArrayWords.ready();
-    viewReady = true;
+    try {
+      ArrayWords.ready();
+      viewReady = true;
+    } catch (Throwable t) {
+      NativeLoader.log(Level.DEBUG, "blake3-fast: short hashes keep copying, no array view: " + t);
+    }
   }
 
   /** A class, not a lambda: the first lambda of a JVM costs milliseconds of start-up. */
