@@ -55,12 +55,13 @@
  * portable C runs it a fifth faster than the AVX-512 kernel; elsewhere another kernel may win
  * (bench/notes/short-hash.md). The bytes are the same whichever runs. */
 #define B3J_FASTEST_BLOCK 0x100
-/* Added to the flags of hashBlock, hashOneShot and hashOneShotDirect (NativeBlake3.UNLESS_QUESTION_MARK,
- * above the BLAKE3 flags): hash nothing and return 1 if a byte of the input is '?', which in a
- * string's UTF-8 from Java may stand for an unpaired surrogate (Utf8.java). The call reads the
- * bytes anyway; Java would need a pass of its own over them, slower than the test here. */
-#define B3J_UNLESS_QUESTION_MARK 0x100
 static int b3j_block_isa = -1; /* measured once; threads that race both measure, either result does */
+
+/* Added to the flags of hashBlock, hashOneShot and hashOneShotDirect (above the BLAKE3 flags;
+ * NativeBlake3.UNLESS_QUESTION_MARK): hash nothing and return 1 if a byte of the input is '?',
+ * which in a string's UTF-8 from Java may stand for an unpaired surrogate (Utf8.java). The
+ * call reads the bytes anyway; Java would need a pass of its own over them, slower than this. */
+#define B3J_UNLESS_QUESTION_MARK 0x100
 
 static uint64_t b3j_now_ns(void) {
 #if defined(_WIN32)
@@ -356,13 +357,13 @@ typedef uint64_t b3j_u64x2 __attribute__((vector_size(16)));
 #define B3J_PAIR64(x) ((uint64_t)(x))
 #endif
 
-
 typedef uint8_t b3j_u8x16 __attribute__((vector_size(16)));
 
 /* Whether a byte of the block is '?' (bytes past len are zero, never '?'): four 16-byte compares
  * of the block the call builds anyway. */
 static int b3j_has_question_mark(const b3j_u64x2 block[4]) {
-  const b3j_u8x16 q = {'?', '?', '?', '?', '?', '?', '?', '?', '?', '?', '?', '?', '?', '?', '?', '?'};
+  const b3j_u8x16 q = {'?', '?', '?', '?', '?', '?', '?', '?',
+                       '?', '?', '?', '?', '?', '?', '?', '?'};
   const b3j_u8x16 hits = (b3j_u8x16)(((b3j_u8x16)block[0] == q) | ((b3j_u8x16)block[1] == q) |
                                      ((b3j_u8x16)block[2] == q) | ((b3j_u8x16)block[3] == q));
   const b3j_u64x2 any = (b3j_u64x2)hits;
