@@ -190,21 +190,8 @@ final class NativeKernel implements Kernel {
     if (len > Spec.CHUNK_LEN) {
       return false;
     }
-    int flags = NativeBlake3.UNLESS_QUESTION_MARK;
-    if (pin) {
-      return NativeBlake3.hashOneShot(blockIsa, utf8, 0, len, null, flags, 0, out, 0, Spec.OUT_LEN) == 0;
-    }
-    int slot = CopyBuffers.claim();
-    if (slot < 0) {
-      return false; // the copying call makes no such test: the caller tests the bytes itself
-    }
-    try {
-      ByteBuffer buf = CopyBuffers.buffer(slot);
-      buf.put(0, utf8, 0, len);
-      return NativeBlake3.hashOneShotDirect(blockIsa, buf, 0, len, null, flags, 0, out, 0, Spec.OUT_LEN) == 0;
-    } finally {
-      CopyBuffers.release(slot);
-    }
+    // No copy buffer free (-1): the copying call makes no such test, so the caller tests the bytes.
+    return oneShot(blockIsa, utf8, 0, len, null, NativeBlake3.UNLESS_QUESTION_MARK, out, 0, Spec.OUT_LEN) == 0;
   }
 
   @Override
@@ -222,21 +209,30 @@ final class NativeKernel implements Kernel {
     int[] k = key == Spec.iv() ? null : key;
     // One chunk is one chain of compressions: the fastest one-block compression's to run.
     int callIsa = len <= Spec.CHUNK_LEN ? blockIsa : isa;
+    if (oneShot(callIsa, in, off, len, k, flags, out, outOff, outLen) < 0) {
+      NativeBlake3.hashOneShotCopy(callIsa, in, off, len, k, flags, 0, out, outOff, outLen);
+    }
+  }
+
+  /**
+   * The one-shot call on the pinned array, or on a copy of it in a copy buffer: what the call
+   * returns, or -1, nothing done, when this kernel copies and no copy buffer is free.
+   */
+  private int oneShot(int callIsa, byte[] in, int off, int len, int[] k, int flags, byte[] out, int outOff,
+      int outLen) {
     if (pin) {
-      NativeBlake3.hashOneShot(callIsa, in, off, len, k, flags, 0, out, outOff, outLen);
-    } else {
-      int slot = CopyBuffers.claim();
-      if (slot < 0) {
-        NativeBlake3.hashOneShotCopy(callIsa, in, off, len, k, flags, 0, out, outOff, outLen);
-        return;
-      }
-      try {
-        ByteBuffer buf = CopyBuffers.buffer(slot);
-        buf.put(0, in, off, len);
-        NativeBlake3.hashOneShotDirect(callIsa, buf, 0, len, k, flags, 0, out, outOff, outLen);
-      } finally {
-        CopyBuffers.release(slot);
-      }
+      return NativeBlake3.hashOneShot(callIsa, in, off, len, k, flags, 0, out, outOff, outLen);
+    }
+    int slot = CopyBuffers.claim();
+    if (slot < 0) {
+      return -1;
+    }
+    try {
+      ByteBuffer buf = CopyBuffers.buffer(slot);
+      buf.put(0, in, off, len);
+      return NativeBlake3.hashOneShotDirect(callIsa, buf, 0, len, k, flags, 0, out, outOff, outLen);
+    } finally {
+      CopyBuffers.release(slot);
     }
   }
 

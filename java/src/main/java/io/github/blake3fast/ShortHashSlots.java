@@ -96,7 +96,7 @@ final class ShortHashSlots {
    * {@code out}, or returns false, having written nothing, when this thread's slot is in use.
    */
   boolean hash(int isa, byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {
-    return hash(isa, in, off, len, key, flags, out, outOff, false) == HASHED;
+    return call(isa, in, off, len, key, flags, out, outOff) == HASHED;
   }
 
   /**
@@ -108,11 +108,11 @@ final class ShortHashSlots {
    * @return {@link #HASHED}, {@link #SLOT_TAKEN} or {@link #QUESTION_MARK}
    */
   int hashText(int isa, byte[] utf8, byte[] out) {
-    return hash(isa, utf8, 0, utf8.length, Spec.iv(), 0, out, 0, true);
+    return call(isa, utf8, 0, utf8.length, Spec.iv(), NativeBlake3.UNLESS_QUESTION_MARK, out, 0);
   }
 
-  private int hash(int isa, byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff,
-      boolean unlessQuestionMark) {
+  /** The short-hash call, {@code flags} as hashBlock takes them: {@link #HASHED}, or why not. */
+  private int call(int isa, byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {
     Objects.checkIndex(len, Spec.BLOCK_LEN + 1);
     Objects.checkFromIndexSize(outOff, Spec.OUT_LEN, out.length);
     int slot = slotOf(Thread.currentThread());
@@ -152,8 +152,7 @@ final class ShortHashSlots {
         w7 = word(at, len, 7);
       }
       if (NativeBlake3.hashBlock(isa, w0, w1, w2, w3, w4, w5, w6, w7, len, keyPair(key, 0), keyPair(key, 1),
-          keyPair(key, 2), keyPair(key, 3), unlessQuestionMark ? flags | NativeBlake3.UNLESS_QUESTION_MARK : flags,
-          address + at) != 0) {
+          keyPair(key, 2), keyPair(key, 3), flags, address + at) != 0) {
         return QUESTION_MARK;
       }
       if (view) {

@@ -41,6 +41,16 @@ class ShortHashTest {
     return ks;
   }
 
+  /** Random bytes, every value but '?' (0x3F), its neighbours and high bytes among them. */
+  private static byte[] bytesButQuestionMarks(SplittableRandom rnd, int len) {
+    byte[] in = new byte[len];
+    for (int i = 0; i < len; i++) {
+      int b = rnd.nextInt(255);
+      in[i] = (byte) (b >= '?' ? b + 1 : b);
+    }
+    return in;
+  }
+
   private static byte[] javaHash(byte[] in, int off, int len, int[] key, int flags) {
     byte[] out = new byte[32];
     OneShot.hash(JavaKernel.INSTANCE, in, off, len, key, flags, out, 0, 32);
@@ -93,12 +103,7 @@ class ShortHashTest {
     for (NativeKernel k : nativeKernels()) {
       for (ShortHashSlots slots : new ShortHashSlots[] {k.slots, ShortHashSlots.create(0), ShortHashSlots.create(Integer.MAX_VALUE)}) {
         for (int len = 0; len <= 64; len++) {
-          byte[] in = new byte[len];
-          for (int i = 0; i < len; i++) {
-            // every byte but '?' (0x3F), its neighbours and high bytes among them
-            int b = rnd.nextInt(255);
-            in[i] = (byte) (b >= '?' ? b + 1 : b);
-          }
+          byte[] in = bytesButQuestionMarks(rnd, len);
           byte[] out = new byte[32];
           assertEquals(ShortHashSlots.HASHED, slots.hashText(k.isa(), in, out), k.name() + " len " + len);
           assertArrayEquals(javaHash(in, 0, len, Spec.iv(), 0), out, k.name() + " len " + len);
@@ -135,11 +140,7 @@ class ShortHashTest {
         continue;
       }
       for (int len : new int[] {65, 100, 999, 1023, 1024}) {
-        byte[] in = new byte[len];
-        for (int i = 0; i < len; i++) {
-          int b = rnd.nextInt(255);
-          in[i] = (byte) (b >= '?' ? b + 1 : b);
-        }
+        byte[] in = bytesButQuestionMarks(rnd, len);
         byte[] out = new byte[32];
         String what = Engines.label(kernel) + " len " + len;
         assertTrue(kernel.hashText(in, out), what);
