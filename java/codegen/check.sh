@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fails when a generated Java file is not what its generator writes: Compress.java
-# (gen_compress.py) and VectorCompress.java (gen_vector_compress.py). The generated files are
+# (gen_compress.py), VectorCompress.java (gen_vector_compress.py) and VectorTranspose.java
+# (gen_vector_transpose.py). The generated files are
 # committed (the build needs no Python), so an edit to either side alone must not go unnoticed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,3 +18,4 @@ check() { # GENERATOR COMMITTED-FILE
 }
 check gen_compress.py "$here/../src/main/java/io/github/blake3fast/Compress.java"
 check gen_vector_compress.py "$here/../src/main/java-vector/io/github/blake3fast/VectorCompress.java"
+check gen_vector_transpose.py "$here/../src/main/java-vector/io/github/blake3fast/VectorTranspose.java"

@@ -131,11 +131,16 @@ final class VectorKernel implements Kernel {
       w.counterLo[l] = (int) c;
       w.counterHi[l] = (int) (c >>> 32);
     }
+    boolean vectorLoads = VectorTranspose.WORKS && k == LANES;
     for (int b = 0; b < 16; b++) {
       int base = off + b * Spec.BLOCK_LEN;
-      for (int l = 0; l < k; l++, base += Spec.CHUNK_LEN) {
-        for (int j = 0; j < 16; j++) {
-          m[j * LANES + l] = Compress.View.word(in, base + 4 * j);
+      if (vectorLoads) {
+        VectorTranspose.load(in, base, Spec.CHUNK_LEN, m);
+      } else {
+        for (int l = 0; l < k; l++, base += Spec.CHUNK_LEN) {
+          for (int j = 0; j < 16; j++) {
+            m[j * LANES + l] = Compress.View.word(in, base + 4 * j);
+          }
         }
       }
       int blockFlags = flags | (b == 0 ? Spec.CHUNK_START : 0) | (b == 15 ? Spec.CHUNK_END : 0);
