@@ -55,13 +55,25 @@ final class VectorKernel implements Kernel {
 
   @Override
   public int hashSubtrees(byte[] in, int off, int len, int[] key, long counter, int flags, int[] cvs, int cvsOff) {
+    return subtrees(in, off, len, key, counter, flags, cvs, cvsOff, false);
+  }
+
+  @Override
+  public int hashSubtreesThenLast(byte[] in, int off, int len, int[] key, long counter, int flags, int[] cvs,
+      int cvsOff) {
+    return subtrees(in, off, len, key, counter, flags, cvs, cvsOff, true);
+  }
+
+  /** With {@code lastAlone}, the last chunk is a subtree of its own, hashed in the lanes beside the others. */
+  private static int subtrees(byte[] in, int off, int len, int[] key, long counter, int flags, int[] cvs, int cvsOff,
+      boolean lastAlone) {
     VectorWork w = VectorWork.get();
     int total = len / Spec.CHUNK_LEN;
     int count = 0;
     int done = 0;
     while (done < total) {
       long c = counter + done;
-      int size = (int) Spec.subtreeChunks(c, total - done);
+      int size = subtreeAt(c, done, total, lastAlone);
       if (size >= WINDOW) {
         bigSubtree(w, in, off + done * Spec.CHUNK_LEN, size, key, c, flags, cvs, cvsOff + 8 * count++);
         done += size;
@@ -70,7 +82,7 @@ final class VectorKernel implements Kernel {
       // Small subtrees side by side: those that follow, up to a window's worth, share its lanes.
       int window = size;
       while (done + window < total) {
-        int next = (int) Spec.subtreeChunks(c + window, total - done - window);
+        int next = subtreeAt(c + window, done + window, total, lastAlone);
         if (next >= WINDOW || window + next > WINDOW) {
           break;
         }
@@ -78,7 +90,7 @@ final class VectorKernel implements Kernel {
       }
       hashWindow(w, in, off + done * Spec.CHUNK_LEN, window, key, c, flags);
       for (int at = 0; at < window; ) {
-        int s = (int) Spec.subtreeChunks(c + at, total - done - at);
+        int s = subtreeAt(c + at, done + at, total, lastAlone);
         reduce(w, w.chunkCvs, 8 * at, s, key, flags);
         System.arraycopy(w.chunkCvs, 8 * at, cvs, cvsOff + 8 * count++, 8);
         at += s;
@@ -86,6 +98,15 @@ final class VectorKernel implements Kernel {
       done += window;
     }
     return count;
+  }
+
+  /** Chunks in the subtree that starts at chunk {@code c}, {@code done} of {@code total} chunks in. */
+  private static int subtreeAt(long c, int done, int total, boolean lastAlone) {
+    int left = total - done;
+    if (lastAlone) {
+      left = left == 1 ? 1 : left - 1;
+    }
+    return (int) Spec.subtreeChunks(c, left);
   }
 
   /** The chaining value of the aligned subtree of {@code size} chunks (a multiple of WINDOW). */
@@ -131,11 +152,12 @@ final class VectorKernel implements Kernel {
       w.counterLo[l] = (int) c;
       w.counterHi[l] = (int) (c >>> 32);
     }
-    boolean vectorLoads = VectorTranspose.WORKS && k == LANES;
+    // Lanes past k load chunk k - 1 again: their results are thrown away too.
+    boolean vectorLoads = VectorTranspose.WORKS;
     for (int b = 0; b < 16; b++) {
       int base = off + b * Spec.BLOCK_LEN;
       if (vectorLoads) {
-        VectorTranspose.load(in, base, Spec.CHUNK_LEN, m);
+        VectorTranspose.load(in, base, Spec.CHUNK_LEN, k - 1, m);
       } else {
         for (int l = 0; l < k; l++, base += Spec.CHUNK_LEN) {
           for (int j = 0; j < 16; j++) {

@@ -59,39 +59,41 @@ final class VectorTranspose {
   }
 
   /**
-   * Writes the 16 words of the N blocks at {@code in[off + l * stride]} ({@code l < N}) to
-   * {@code m}, word {@code j} of block {@code l} at {@code j * N + l}. Only where {@link #WORKS}.
+   * Writes the 16 words of the blocks at {@code in[off + l * stride]} ({@code l <= last < N})
+   * to {@code m}, word {@code j} of block {@code l} at {@code j * N + l}; the lanes past
+   * {@code last} get block {@code last} again (no read past the blocks given). Only where
+   * {@link #WORKS}.
    */
-  static void load(byte[] in, int off, int stride, int[] m) {
+  static void load(byte[] in, int off, int stride, int last, int[] m) {
     if (N == 4) {
-      load4(in, off, stride, m);
+      load4(in, off, stride, last, m);
     } else if (N == 8) {
-      load8(in, off, stride, m);
+      load8(in, off, stride, last, m);
     } else if (N == 16) {
-      load16(in, off, stride, m);
+      load16(in, off, stride, last, m);
     } else {
       throw new IllegalStateException("no transpose for " + N + " lanes");
     }
   }
 
-  private static void load4(byte[] in, int off, int stride, int[] m) {
+  private static void load4(byte[] in, int off, int stride, int last, int[] m) {
     IntVector t;
     IntVector r0_0 = ByteVector.fromArray(B, in, off).reinterpretAsInts();
-    IntVector r0_1 = ByteVector.fromArray(B, in, off + 1 * stride).reinterpretAsInts();
-    IntVector r0_2 = ByteVector.fromArray(B, in, off + 2 * stride).reinterpretAsInts();
-    IntVector r0_3 = ByteVector.fromArray(B, in, off + 3 * stride).reinterpretAsInts();
+    IntVector r0_1 = ByteVector.fromArray(B, in, off + Math.min(1, last) * stride).reinterpretAsInts();
+    IntVector r0_2 = ByteVector.fromArray(B, in, off + Math.min(2, last) * stride).reinterpretAsInts();
+    IntVector r0_3 = ByteVector.fromArray(B, in, off + Math.min(3, last) * stride).reinterpretAsInts();
     IntVector r1_0 = ByteVector.fromArray(B, in, off + 16).reinterpretAsInts();
-    IntVector r1_1 = ByteVector.fromArray(B, in, off + 1 * stride + 16).reinterpretAsInts();
-    IntVector r1_2 = ByteVector.fromArray(B, in, off + 2 * stride + 16).reinterpretAsInts();
-    IntVector r1_3 = ByteVector.fromArray(B, in, off + 3 * stride + 16).reinterpretAsInts();
+    IntVector r1_1 = ByteVector.fromArray(B, in, off + Math.min(1, last) * stride + 16).reinterpretAsInts();
+    IntVector r1_2 = ByteVector.fromArray(B, in, off + Math.min(2, last) * stride + 16).reinterpretAsInts();
+    IntVector r1_3 = ByteVector.fromArray(B, in, off + Math.min(3, last) * stride + 16).reinterpretAsInts();
     IntVector r2_0 = ByteVector.fromArray(B, in, off + 32).reinterpretAsInts();
-    IntVector r2_1 = ByteVector.fromArray(B, in, off + 1 * stride + 32).reinterpretAsInts();
-    IntVector r2_2 = ByteVector.fromArray(B, in, off + 2 * stride + 32).reinterpretAsInts();
-    IntVector r2_3 = ByteVector.fromArray(B, in, off + 3 * stride + 32).reinterpretAsInts();
+    IntVector r2_1 = ByteVector.fromArray(B, in, off + Math.min(1, last) * stride + 32).reinterpretAsInts();
+    IntVector r2_2 = ByteVector.fromArray(B, in, off + Math.min(2, last) * stride + 32).reinterpretAsInts();
+    IntVector r2_3 = ByteVector.fromArray(B, in, off + Math.min(3, last) * stride + 32).reinterpretAsInts();
     IntVector r3_0 = ByteVector.fromArray(B, in, off + 48).reinterpretAsInts();
-    IntVector r3_1 = ByteVector.fromArray(B, in, off + 1 * stride + 48).reinterpretAsInts();
-    IntVector r3_2 = ByteVector.fromArray(B, in, off + 2 * stride + 48).reinterpretAsInts();
-    IntVector r3_3 = ByteVector.fromArray(B, in, off + 3 * stride + 48).reinterpretAsInts();
+    IntVector r3_1 = ByteVector.fromArray(B, in, off + Math.min(1, last) * stride + 48).reinterpretAsInts();
+    IntVector r3_2 = ByteVector.fromArray(B, in, off + Math.min(2, last) * stride + 48).reinterpretAsInts();
+    IntVector r3_3 = ByteVector.fromArray(B, in, off + Math.min(3, last) * stride + 48).reinterpretAsInts();
     t = r0_0;
     r0_0 = r0_0.blend(r0_2.rearrange(UP2), HIGH2);
     r0_2 = t.rearrange(DOWN2).blend(r0_2, HIGH2);
@@ -158,24 +160,24 @@ final class VectorTranspose {
     r3_3.intoArray(m, 15 * N);
   }
 
-  private static void load8(byte[] in, int off, int stride, int[] m) {
+  private static void load8(byte[] in, int off, int stride, int last, int[] m) {
     IntVector t;
     IntVector r0_0 = ByteVector.fromArray(B, in, off).reinterpretAsInts();
-    IntVector r0_1 = ByteVector.fromArray(B, in, off + 1 * stride).reinterpretAsInts();
-    IntVector r0_2 = ByteVector.fromArray(B, in, off + 2 * stride).reinterpretAsInts();
-    IntVector r0_3 = ByteVector.fromArray(B, in, off + 3 * stride).reinterpretAsInts();
-    IntVector r0_4 = ByteVector.fromArray(B, in, off + 4 * stride).reinterpretAsInts();
-    IntVector r0_5 = ByteVector.fromArray(B, in, off + 5 * stride).reinterpretAsInts();
-    IntVector r0_6 = ByteVector.fromArray(B, in, off + 6 * stride).reinterpretAsInts();
-    IntVector r0_7 = ByteVector.fromArray(B, in, off + 7 * stride).reinterpretAsInts();
+    IntVector r0_1 = ByteVector.fromArray(B, in, off + Math.min(1, last) * stride).reinterpretAsInts();
+    IntVector r0_2 = ByteVector.fromArray(B, in, off + Math.min(2, last) * stride).reinterpretAsInts();
+    IntVector r0_3 = ByteVector.fromArray(B, in, off + Math.min(3, last) * stride).reinterpretAsInts();
+    IntVector r0_4 = ByteVector.fromArray(B, in, off + Math.min(4, last) * stride).reinterpretAsInts();
+    IntVector r0_5 = ByteVector.fromArray(B, in, off + Math.min(5, last) * stride).reinterpretAsInts();
+    IntVector r0_6 = ByteVector.fromArray(B, in, off + Math.min(6, last) * stride).reinterpretAsInts();
+    IntVector r0_7 = ByteVector.fromArray(B, in, off + Math.min(7, last) * stride).reinterpretAsInts();
     IntVector r1_0 = ByteVector.fromArray(B, in, off + 32).reinterpretAsInts();
-    IntVector r1_1 = ByteVector.fromArray(B, in, off + 1 * stride + 32).reinterpretAsInts();
-    IntVector r1_2 = ByteVector.fromArray(B, in, off + 2 * stride + 32).reinterpretAsInts();
-    IntVector r1_3 = ByteVector.fromArray(B, in, off + 3 * stride + 32).reinterpretAsInts();
-    IntVector r1_4 = ByteVector.fromArray(B, in, off + 4 * stride + 32).reinterpretAsInts();
-    IntVector r1_5 = ByteVector.fromArray(B, in, off + 5 * stride + 32).reinterpretAsInts();
-    IntVector r1_6 = ByteVector.fromArray(B, in, off + 6 * stride + 32).reinterpretAsInts();
-    IntVector r1_7 = ByteVector.fromArray(B, in, off + 7 * stride + 32).reinterpretAsInts();
+    IntVector r1_1 = ByteVector.fromArray(B, in, off + Math.min(1, last) * stride + 32).reinterpretAsInts();
+    IntVector r1_2 = ByteVector.fromArray(B, in, off + Math.min(2, last) * stride + 32).reinterpretAsInts();
+    IntVector r1_3 = ByteVector.fromArray(B, in, off + Math.min(3, last) * stride + 32).reinterpretAsInts();
+    IntVector r1_4 = ByteVector.fromArray(B, in, off + Math.min(4, last) * stride + 32).reinterpretAsInts();
+    IntVector r1_5 = ByteVector.fromArray(B, in, off + Math.min(5, last) * stride + 32).reinterpretAsInts();
+    IntVector r1_6 = ByteVector.fromArray(B, in, off + Math.min(6, last) * stride + 32).reinterpretAsInts();
+    IntVector r1_7 = ByteVector.fromArray(B, in, off + Math.min(7, last) * stride + 32).reinterpretAsInts();
     t = r0_0;
     r0_0 = r0_0.blend(r0_4.rearrange(UP4), HIGH4);
     r0_4 = t.rearrange(DOWN4).blend(r0_4, HIGH4);
@@ -266,24 +268,24 @@ final class VectorTranspose {
     r1_7.intoArray(m, 15 * N);
   }
 
-  private static void load16(byte[] in, int off, int stride, int[] m) {
+  private static void load16(byte[] in, int off, int stride, int last, int[] m) {
     IntVector t;
     IntVector r0_0 = ByteVector.fromArray(B, in, off).reinterpretAsInts();
-    IntVector r0_1 = ByteVector.fromArray(B, in, off + 1 * stride).reinterpretAsInts();
-    IntVector r0_2 = ByteVector.fromArray(B, in, off + 2 * stride).reinterpretAsInts();
-    IntVector r0_3 = ByteVector.fromArray(B, in, off + 3 * stride).reinterpretAsInts();
-    IntVector r0_4 = ByteVector.fromArray(B, in, off + 4 * stride).reinterpretAsInts();
-    IntVector r0_5 = ByteVector.fromArray(B, in, off + 5 * stride).reinterpretAsInts();
-    IntVector r0_6 = ByteVector.fromArray(B, in, off + 6 * stride).reinterpretAsInts();
-    IntVector r0_7 = ByteVector.fromArray(B, in, off + 7 * stride).reinterpretAsInts();
-    IntVector r0_8 = ByteVector.fromArray(B, in, off + 8 * stride).reinterpretAsInts();
-    IntVector r0_9 = ByteVector.fromArray(B, in, off + 9 * stride).reinterpretAsInts();
-    IntVector r0_10 = ByteVector.fromArray(B, in, off + 10 * stride).reinterpretAsInts();
-    IntVector r0_11 = ByteVector.fromArray(B, in, off + 11 * stride).reinterpretAsInts();
-    IntVector r0_12 = ByteVector.fromArray(B, in, off + 12 * stride).reinterpretAsInts();
-    IntVector r0_13 = ByteVector.fromArray(B, in, off + 13 * stride).reinterpretAsInts();
-    IntVector r0_14 = ByteVector.fromArray(B, in, off + 14 * stride).reinterpretAsInts();
-    IntVector r0_15 = ByteVector.fromArray(B, in, off + 15 * stride).reinterpretAsInts();
+    IntVector r0_1 = ByteVector.fromArray(B, in, off + Math.min(1, last) * stride).reinterpretAsInts();
+    IntVector r0_2 = ByteVector.fromArray(B, in, off + Math.min(2, last) * stride).reinterpretAsInts();
+    IntVector r0_3 = ByteVector.fromArray(B, in, off + Math.min(3, last) * stride).reinterpretAsInts();
+    IntVector r0_4 = ByteVector.fromArray(B, in, off + Math.min(4, last) * stride).reinterpretAsInts();
+    IntVector r0_5 = ByteVector.fromArray(B, in, off + Math.min(5, last) * stride).reinterpretAsInts();
+    IntVector r0_6 = ByteVector.fromArray(B, in, off + Math.min(6, last) * stride).reinterpretAsInts();
+    IntVector r0_7 = ByteVector.fromArray(B, in, off + Math.min(7, last) * stride).reinterpretAsInts();
+    IntVector r0_8 = ByteVector.fromArray(B, in, off + Math.min(8, last) * stride).reinterpretAsInts();
+    IntVector r0_9 = ByteVector.fromArray(B, in, off + Math.min(9, last) * stride).reinterpretAsInts();
+    IntVector r0_10 = ByteVector.fromArray(B, in, off + Math.min(10, last) * stride).reinterpretAsInts();
+    IntVector r0_11 = ByteVector.fromArray(B, in, off + Math.min(11, last) * stride).reinterpretAsInts();
+    IntVector r0_12 = ByteVector.fromArray(B, in, off + Math.min(12, last) * stride).reinterpretAsInts();
+    IntVector r0_13 = ByteVector.fromArray(B, in, off + Math.min(13, last) * stride).reinterpretAsInts();
+    IntVector r0_14 = ByteVector.fromArray(B, in, off + Math.min(14, last) * stride).reinterpretAsInts();
+    IntVector r0_15 = ByteVector.fromArray(B, in, off + Math.min(15, last) * stride).reinterpretAsInts();
     t = r0_0;
     r0_0 = r0_0.blend(r0_8.rearrange(UP8), HIGH8);
     r0_8 = t.rearrange(DOWN8).blend(r0_8, HIGH8);

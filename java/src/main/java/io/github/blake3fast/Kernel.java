@@ -30,6 +30,21 @@ interface Kernel {
   int hashSubtrees(byte[] in, int off, int len, int[] key, long counter, int flags, int[] cvs, int cvsOff);
 
   /**
+   * As {@link #hashSubtrees} over {@code len} bytes (two whole chunks at least) that end the
+   * input, the root above them: the chunks before the last as hashSubtrees splits them, then the
+   * last chunk's chaining value as a subtree of its own (never ROOT). By default two calls; a
+   * kernel that hashes chunks side by side takes the last chunk in the same lanes, which the
+   * hasher would otherwise hash alone, one block after another.
+   */
+  default int hashSubtreesThenLast(byte[] in, int off, int len, int[] key, long counter, int flags, int[] cvs,
+      int cvsOff) {
+    int before = len - Spec.CHUNK_LEN;
+    int count = hashSubtrees(in, off, before, key, counter, flags, cvs, cvsOff);
+    return count + hashSubtrees(in, off + before, Spec.CHUNK_LEN, key, counter + before / Spec.CHUNK_LEN, flags,
+        cvs, cvsOff + 8 * count);
+  }
+
+  /**
    * Whether the kernel reads direct buffers itself ({@link #hashSubtrees(ByteBuffer, int, int,
    * int[], long, int, int[], int)}); the Java kernels do not: the hasher copies such input
    * through its own buffer for them.

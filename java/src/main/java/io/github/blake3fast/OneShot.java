@@ -42,6 +42,9 @@ final class OneShot {
       slot[0] = s;
     }
     s.reset(key, flags);
+    if (s.hashWholeChunks(in, off, len, out, outOff, outLen)) {
+      return;
+    }
     s.update(in, off, len);
     s.finish(out, outOff, outLen);
   }

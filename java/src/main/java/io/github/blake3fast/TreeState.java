@@ -194,21 +194,45 @@ final class TreeState {
    * first: they cannot be the root, and this changes how the state is held, not what it means.
    */
   private void computeRoot() {
-    hashAllButLastChunk();
-    cvs.merge(); // the last chunk follows everything on the stack
     int[] r = root;
-    int lastLen = lastChunkNode(r);
-    int lastFlags = lastChunkFlags();
-    if (cvs.depth() == 0) {
-      // A single chunk (chunk 0: any earlier one would be on the stack) is the root itself.
-      rootBlockLen = lastLen;
-      rootFlags = lastFlags;
-      return;
+    if (!lastChunkCvBesideOthers(r)) {
+      hashAllButLastChunk();
+      int lastLen = lastChunkNode(r);
+      int lastFlags = lastChunkFlags();
+      if (cvs.depth() == 0) {
+        // A single chunk (chunk 0: any earlier one would be on the stack) is the root itself.
+        rootBlockLen = lastLen;
+        rootFlags = lastFlags;
+        return;
+      }
+      Compress.compressWords(r, 0, r, 8, cvs.chunks(), lastLen, lastFlags, r, 16, false);
     }
-    Compress.compressWords(r, 0, r, 8, cvs.chunks(), lastLen, lastFlags, r, 16, false);
+    cvs.merge(); // the last chunk follows everything on the stack
     cvs.foldRoot(r);
     rootBlockLen = Spec.BLOCK_LEN;
     rootFlags = flags | Spec.PARENT;
+  }
+
+  /**
+   * Where the buffer holds two whole chunks or more and nothing else, the last chunk cannot be the
+   * root: the kernel hashes it with the chunks before it (side by side, in a lane kernel) rather
+   * than {@link #lastChunkNode} one block after another. Pushes the values of the chunks before
+   * it, leaves its chaining value in {@code r[16, 24)} and returns true; the last chunk stays
+   * buffered, as more input may follow. Elsewhere does nothing and returns false.
+   */
+  private boolean lastChunkCvBesideOthers(int[] r) {
+    int len = pending.len;
+    if (len <= Spec.CHUNK_LEN || len % Spec.CHUNK_LEN != 0 || len > Kernel.MAX_CALL) {
+      return false;
+    }
+    if (cvScratch == null) {
+      cvScratch = new int[CV_SCRATCH_WORDS];
+    }
+    int count = kernel.hashSubtreesThenLast(pending.bytes, 0, len, key, cvs.chunks(), flags, cvScratch, 0);
+    cvs.pushAll(cvScratch, 0, count - 1, len / Spec.CHUNK_LEN - 1);
+    pending.dropFirst(len - Spec.CHUNK_LEN);
+    System.arraycopy(cvScratch, 8 * (count - 1), r, 16, 8);
+    return true;
   }
 
   /**
@@ -234,6 +258,40 @@ final class TreeState {
   /** The flags of the last block of the buffered last chunk. */
   private int lastChunkFlags() {
     return flags | Spec.CHUNK_END | (pending.len <= Spec.BLOCK_LEN ? Spec.CHUNK_START : 0);
+  }
+
+  /**
+   * A one-shot hash of {@code len} bytes, two whole chunks or more, that are the whole input: the
+   * last chunk cannot be the root, so the kernel hashes it beside the others (in the same lanes,
+   * where it has lanes: through {@link #update} it would wait in the buffer for more input and be
+   * hashed alone at the end). Writes {@code outLen} bytes of the root output from position 0 and
+   * leaves this state as {@link #reset} does; false, having done nothing, for other lengths.
+   */
+  boolean hashWholeChunks(byte[] in, int off, int len, byte[] out, int outOff, int outLen) {
+    if (len <= Spec.CHUNK_LEN || len % Spec.CHUNK_LEN != 0 || len > Kernel.MAX_CALL || length() != 0) {
+      return false;
+    }
+    if (cvScratch == null) {
+      cvScratch = new int[CV_SCRATCH_WORDS];
+    }
+    int[] v = cvScratch;
+    int count = kernel.hashSubtreesThenLast(in, off, len, key, 0, flags, v, 0);
+    // The maximal subtrees of the chunks before the last, then the last: folded from the right,
+    // each value and the fold after it are a parent's block, which builds the BLAKE3 tree (as
+    // CvStack.foldRoot does); the first value and the fold of the rest are the root's block.
+    for (int i = count - 2; i > 0; i--) {
+      Compress.parentCv(key, flags, v, 8 * i, v, 8 * i);
+    }
+    if (outLen == Spec.OUT_LEN) {
+      int[] r = root;
+      Compress.compressWords(key, 0, v, 0, 0, Spec.BLOCK_LEN, flags | Spec.PARENT | Spec.ROOT, r, 0, false);
+      for (int i = 0; i < 8; i++) {
+        Compress.putWord(out, outOff + 4 * i, r[i]);
+      }
+    } else {
+      new OutputNode(key, v, Spec.BLOCK_LEN, flags | Spec.PARENT).read(kernel, 0, out, outOff, outLen);
+    }
+    return true;
   }
 
   /** Writes outLen bytes of the root output from position 0; the state stays usable. */
@@ -284,11 +342,13 @@ final class TreeState {
     if (length() == 0) {
       return new int[0];
     }
-    hashAllButLastChunk();
     // The last chunk's non-root chaining value, into r[16, 24).
     int[] r = new int[24];
-    int lastLen = lastChunkNode(r);
-    Compress.compressWords(r, 0, r, 8, cvs.chunks(), lastLen, lastChunkFlags(), r, 16, false);
+    if (!lastChunkCvBesideOthers(r)) {
+      hashAllButLastChunk();
+      int lastLen = lastChunkNode(r);
+      Compress.compressWords(r, 0, r, 8, cvs.chunks(), lastLen, lastChunkFlags(), r, 16, false);
+    }
     return cvs.subtreeCvs(r, 16);
   }
 
