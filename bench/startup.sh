@@ -5,8 +5,9 @@
 #
 # For each JDK (JAVAS, default: java on the PATH, then Temurin 25 where installed) it times, in
 # one hyperfine call per round, an empty main, a main whose only work is Blake3.hash of three
-# bytes (native engine), and the same with -Dblake3.native=false (Java engine). Then ./b3sum on
-# a 6-byte file against an empty main run with the very flags and archive the launcher uses
+# bytes (native engine), and the same with -Dblake3.native=false (Java engine); then the empty
+# main and the Java engine's first hash with and without --add-modules jdk.incubator.vector (the
+# Vector API engine's module). Then ./b3sum on a 6-byte file against an empty main run with the very flags and archive the launcher uses
 # (B3SUM_SHOW_COMMAND=1), and against Debian's /usr/bin/b3sum when it is there. The order of
 # the commands is reversed every other round, so that a machine whose load drifts does not
 # favour one of them; the table gives the median of the rounds' medians (wall) and of their
@@ -119,6 +120,16 @@ for java in $JAVAS; do
     "first hash, native" "$java ${extra[*]} -cp $cp FirstHash" \
     "first hash, Java engine" "$java ${extra[*]} -Dblake3.native=false -cp $cp FirstHash" "${before[@]}"
   report "first$n"
+
+  # The Vector API module (issue 28): what --add-modules jdk.incubator.vector costs an empty main
+  # (the JVM's part) and the Java engine's first hash, which it leaves on the scalar engine.
+  vec=--add-modules=jdk.incubator.vector
+  bench "module$n" \
+    "empty main" "$java ${extra[*]} -cp $cp Empty" \
+    "empty main + module" "$java ${extra[*]} $vec -cp $cp Empty" \
+    "first hash, Java engine" "$java ${extra[*]} -Dblake3.native=false -cp $cp FirstHash" \
+    "first hash, Java + module" "$java ${extra[*]} $vec -Dblake3.native=false -cp $cp FirstHash"
+  report "module$n"
 
   # ./b3sum as users run it (its archive made on first use, outside the timing), against an
   # empty main with the same flags and archive: the launcher's own command, main swapped.
