@@ -58,6 +58,15 @@ final class WarmingVectorKernel implements Kernel {
     return current.hashSubtrees(in, off, len, key, counter, flags, cvs, cvsOff);
   }
 
+  @Override
+  public int hashSubtreesThenLast(byte[] in, int off, int len, int[] key, long counter, int flags, int[] cvs,
+      int cvsOff) {
+    if (!started) {
+      count(len);
+    }
+    return current.hashSubtreesThenLast(in, off, len, key, counter, flags, cvs, cvsOff);
+  }
+
   /** Many messages: the Java lanes' batch, one message per lane, where it pays. */
   @Override
   public void hashMany(byte[] data, int[] offsets, int[] lengths, int from, int count, int[] key, int flags,
