@@ -265,10 +265,12 @@ final class TreeState {
    * last chunk cannot be the root, so the kernel hashes it beside the others (in the same lanes,
    * where it has lanes: through {@link #update} it would wait in the buffer for more input and be
    * hashed alone at the end). Writes {@code outLen} bytes of the root output from position 0 and
-   * leaves this state as {@link #reset} does; false, having done nothing, for other lengths.
+   * leaves this state as {@link #reset} does; false, having done nothing, for other lengths and
+   * for a state that is not fresh from chunk 0.
    */
   boolean hashWholeChunks(byte[] in, int off, int len, byte[] out, int outOff, int outLen) {
-    if (len <= Spec.CHUNK_LEN || len % Spec.CHUNK_LEN != 0 || len > Kernel.MAX_CALL || length() != 0) {
+    if (len <= Spec.CHUNK_LEN || len % Spec.CHUNK_LEN != 0 || len > Kernel.MAX_CALL || length() != 0
+        || cvs.startChunk() != 0) {
       return false;
     }
     if (cvScratch == null) {
