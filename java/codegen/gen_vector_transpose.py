@@ -80,7 +80,7 @@ import jdk.incubator.vector.VectorSpecies;
  * layout (word {{@code j}} of lane {{@code l}} at {{@code j * N + l}}) with vector loads and lane
  * permutations: for each N words of a block, an N x N transpose in log2(N) steps, each a rotation
  * and a blend per vector. Scalar, the same is 16 N loads and 16 N stores a block, which cost the
- * 512-bit engine a quarter of its time (bench/notes/java-vector.md).
+ * 512-bit engine nearly a third of its time (bench/notes/java-vector.md).
  */
 final class VectorTranspose {{
   private VectorTranspose() {{}}

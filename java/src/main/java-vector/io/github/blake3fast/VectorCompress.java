@@ -48,7 +48,8 @@ final class VectorCompress {
    * from several instructions (16-18% slower than the shifts). Little-endian platforms only: the
    * shuffles below read byte 0 as a word's lowest.
    */
-  static final boolean ROTATE_BY_BYTES = N <= 4 && java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
+  static final boolean ROTATE_BY_BYTES =
+      N <= 4 && java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
   private static final VectorSpecies<Byte> BYTES = VectorSpecies.of(byte.class, S.vectorShape());
   /** Byte b of each word from byte b + 2 (b + 1) of the same word: a right rotation by 16 (8). */
   private static final VectorShuffle<Byte> ROR16_BYTES = VectorShuffle.fromOp(BYTES, b -> (b & ~3) | ((b + 2) & 3));

@@ -2,6 +2,7 @@ package io.github.blake3fast;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
+import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ class WholeChunksTest {
       byte[] in = new byte[chunks * Spec.CHUNK_LEN + 3];
       random.nextBytes(in);
       int len = chunks * Spec.CHUNK_LEN;
-      byte[] input = java.util.Arrays.copyOfRange(in, 3, 3 + len);
+      byte[] input = Arrays.copyOfRange(in, 3, 3 + len);
       for (int m = 0; m < modes.length; m++) {
         for (int outLen : OUT_LENGTHS) {
           byte[] want = PlatformCheck.Reference.hash(input, keys[m], modes[m], outLen);
@@ -37,9 +38,10 @@ class WholeChunksTest {
             String what = Engines.label(k) + ", " + chunks + " chunks, mode " + modes[m] + ", " + outLen + " bytes";
             byte[] got = new byte[outLen + 5];
             OneShot.hash(k, in, 3, len, keys[m].clone(), modes[m], got, 5, outLen);
-            assertArrayEquals(want, java.util.Arrays.copyOfRange(got, 5, 5 + outLen), "one-shot, " + what);
+            assertArrayEquals(want, Arrays.copyOfRange(got, 5, 5 + outLen), "one-shot, " + what);
 
-            // 100-byte updates: the buffer holds every chunk when the hasher finishes.
+            // 100-byte updates: the buffer holds the last chunks (as many as the kernel's buffer
+            // size takes) when the hasher finishes.
             TreeState s = new TreeState(k, keys[m].clone(), modes[m]);
             for (int at = 0; at < len; at += 100) {
               s.update(in, 3 + at, Math.min(100, len - at));
