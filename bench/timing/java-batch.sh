@@ -4,8 +4,8 @@
 # loop (JavaBatchTiming), in one JVM per JDK and JIT setting, samples alternated, thread CPU
 # time. -XX:UseAVX=2 and =1 imitate CPUs with narrower vectors on this one. A size of -1 means
 # lengths uniform in 0..4096. JDKS (default: java on PATH, and Temurin 25 where installed) and
-# FLAGS (';'-separated sets) override. Needs java/target/classes (mvn -B -q -pl java -DskipTests
-# package).
+# FLAGS (';'-separated sets) override; VECTOR=1 times the Vector API kernel's batch too. Needs
+# java/target/classes (mvn -B -q -pl java -DskipTests package).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 rounds=${1:-21}
@@ -23,13 +23,16 @@ FLAGS=${FLAGS:-";-XX:UseAVX=2;-XX:UseAVX=1"}
 work=$(mktemp -d "${TMPDIR:-/tmp}/blake3-jbatch.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 javac -d "$work" -cp "$classes" "$root/bench/timing/JavaBatchTiming.java"
+# VECTOR=1 adds the Vector API module: the Vector API kernel's batch is then timed too.
+vector=()
+[ "${VECTOR:-0}" = 1 ] && vector=(--add-modules jdk.incubator.vector)
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 IFS=';' read -r -a sets <<<"$FLAGS"
 for java in $JDKS; do
   for flags in "${sets[@]}"; do
     echo "== $("$java" -version 2>&1 | head -n 1) ${flags:-(defaults)}"
     # shellcheck disable=SC2086 # one set may hold several options
-    "$java" $flags -Dblake3.native=false -cp "$work:$classes" io.github.blake3fast.JavaBatchTiming \
+    "$java" $flags "${vector[@]}" -Dblake3.native=false -cp "$work:$classes" io.github.blake3fast.JavaBatchTiming \
       "$rounds" "$count" "$@"
   done
 done

@@ -158,6 +158,18 @@ final class VectorCompress {{
     round7(state, m, cv, out, full);
   }}
 
+  /**
+   * As {{@link #compress}} (chaining values only), with each lane's own block length and flags:
+   * {{@code blockLens}} and {{@code flags}} hold one word per lane. For many messages side by side,
+   * whose last blocks differ in length and flags.
+   */
+  static void compressLanes(int[] cv, int[] m, int[] counterLo, int[] counterHi, int[] blockLens, int[] flags,
+      int[] state, int[] out) {{
+    round1Lanes(cv, m, counterLo, counterHi, blockLens, flags, state);
+{middle_calls()}
+    round7(state, m, cv, out, false);
+  }}
+
   private static void round1(int[] cv, int[] m, int[] counterLo, int[] counterHi, int blockLen, int flags,
       int[] state) {{
     IntVector v0 = IntVector.fromArray(S, cv, 0);
@@ -176,6 +188,28 @@ final class VectorCompress {{
     IntVector v13 = IntVector.fromArray(S, counterHi, 0);
     IntVector v14 = IntVector.broadcast(S, blockLen);
     IntVector v15 = IntVector.broadcast(S, flags);
+{rounds(0, 1)}
+{store_state()}
+  }}
+
+  private static void round1Lanes(int[] cv, int[] m, int[] counterLo, int[] counterHi, int[] blockLens,
+      int[] flags, int[] state) {{
+    IntVector v0 = IntVector.fromArray(S, cv, 0);
+    IntVector v1 = IntVector.fromArray(S, cv, N);
+    IntVector v2 = IntVector.fromArray(S, cv, 2 * N);
+    IntVector v3 = IntVector.fromArray(S, cv, 3 * N);
+    IntVector v4 = IntVector.fromArray(S, cv, 4 * N);
+    IntVector v5 = IntVector.fromArray(S, cv, 5 * N);
+    IntVector v6 = IntVector.fromArray(S, cv, 6 * N);
+    IntVector v7 = IntVector.fromArray(S, cv, 7 * N);
+    IntVector v8 = IntVector.broadcast(S, Compress.IV0);
+    IntVector v9 = IntVector.broadcast(S, Compress.IV1);
+    IntVector v10 = IntVector.broadcast(S, Compress.IV2);
+    IntVector v11 = IntVector.broadcast(S, Compress.IV3);
+    IntVector v12 = IntVector.fromArray(S, counterLo, 0);
+    IntVector v13 = IntVector.fromArray(S, counterHi, 0);
+    IntVector v14 = IntVector.fromArray(S, blockLens, 0);
+    IntVector v15 = IntVector.fromArray(S, flags, 0);
 {rounds(0, 1)}
 {store_state()}
   }}

@@ -74,6 +74,22 @@ final class VectorCompress {
     round7(state, m, cv, out, full);
   }
 
+  /**
+   * As {@link #compress} (chaining values only), with each lane's own block length and flags:
+   * {@code blockLens} and {@code flags} hold one word per lane. For many messages side by side,
+   * whose last blocks differ in length and flags.
+   */
+  static void compressLanes(int[] cv, int[] m, int[] counterLo, int[] counterHi, int[] blockLens, int[] flags,
+      int[] state, int[] out) {
+    round1Lanes(cv, m, counterLo, counterHi, blockLens, flags, state);
+    round2(state, m);
+    round3(state, m);
+    round4(state, m);
+    round5(state, m);
+    round6(state, m);
+    round7(state, m, cv, out, false);
+  }
+
   private static void round1(int[] cv, int[] m, int[] counterLo, int[] counterHi, int blockLen, int flags,
       int[] state) {
     IntVector v0 = IntVector.fromArray(S, cv, 0);
@@ -92,6 +108,139 @@ final class VectorCompress {
     IntVector v13 = IntVector.fromArray(S, counterHi, 0);
     IntVector v14 = IntVector.broadcast(S, blockLen);
     IntVector v15 = IntVector.broadcast(S, flags);
+    // round 1
+    v0 = v0.add(v4).add(IntVector.fromArray(S, m, 0 * N));
+    v12 = v12.lanewise(XOR, v0);
+    v12 = ROTATE_BY_BYTES ? v12.reinterpretAsBytes().rearrange(ROR16_BYTES).reinterpretAsInts() : ROTATE_BY_SHIFTS ? v12.lanewise(LSHR, 16).or(v12.lanewise(LSHL, 16)) : v12.lanewise(ROR, 16);
+    v8 = v8.add(v12);
+    v4 = v4.lanewise(XOR, v8);
+    v4 = ROTATE_BY_SHIFTS ? v4.lanewise(LSHR, 12).or(v4.lanewise(LSHL, 20)) : v4.lanewise(ROR, 12);
+    v0 = v0.add(v4).add(IntVector.fromArray(S, m, 1 * N));
+    v12 = v12.lanewise(XOR, v0);
+    v12 = ROTATE_BY_BYTES ? v12.reinterpretAsBytes().rearrange(ROR8_BYTES).reinterpretAsInts() : ROTATE_BY_SHIFTS ? v12.lanewise(LSHR, 8).or(v12.lanewise(LSHL, 24)) : v12.lanewise(ROR, 8);
+    v8 = v8.add(v12);
+    v4 = v4.lanewise(XOR, v8);
+    v4 = ROTATE_BY_SHIFTS ? v4.lanewise(LSHR, 7).or(v4.lanewise(LSHL, 25)) : v4.lanewise(ROR, 7);
+    v1 = v1.add(v5).add(IntVector.fromArray(S, m, 2 * N));
+    v13 = v13.lanewise(XOR, v1);
+    v13 = ROTATE_BY_BYTES ? v13.reinterpretAsBytes().rearrange(ROR16_BYTES).reinterpretAsInts() : ROTATE_BY_SHIFTS ? v13.lanewise(LSHR, 16).or(v13.lanewise(LSHL, 16)) : v13.lanewise(ROR, 16);
+    v9 = v9.add(v13);
+    v5 = v5.lanewise(XOR, v9);
+    v5 = ROTATE_BY_SHIFTS ? v5.lanewise(LSHR, 12).or(v5.lanewise(LSHL, 20)) : v5.lanewise(ROR, 12);
+    v1 = v1.add(v5).add(IntVector.fromArray(S, m, 3 * N));
+    v13 = v13.lanewise(XOR, v1);
+    v13 = ROTATE_BY_BYTES ? v13.reinterpretAsBytes().rearrange(ROR8_BYTES).reinterpretAsInts() : ROTATE_BY_SHIFTS ? v13.lanewise(LSHR, 8).or(v13.lanewise(LSHL, 24)) : v13.lanewise(ROR, 8);
+    v9 = v9.add(v13);
+    v5 = v5.lanewise(XOR, v9);
+    v5 = ROTATE_BY_SHIFTS ? v5.lanewise(LSHR, 7).or(v5.lanewise(LSHL, 25)) : v5.lanewise(ROR, 7);
+    v2 = v2.add(v6).add(IntVector.fromArray(S, m, 4 * N));
+    v14 = v14.lanewise(XOR, v2);
+    v14 = ROTATE_BY_BYTES ? v14.reinterpretAsBytes().rearrange(ROR16_BYTES).reinterpretAsInts() : ROTATE_BY_SHIFTS ? v14.lanewise(LSHR, 16).or(v14.lanewise(LSHL, 16)) : v14.lanewise(ROR, 16);
+    v10 = v10.add(v14);
+    v6 = v6.lanewise(XOR, v10);
+    v6 = ROTATE_BY_SHIFTS ? v6.lanewise(LSHR, 12).or(v6.lanewise(LSHL, 20)) : v6.lanewise(ROR, 12);
+    v2 = v2.add(v6).add(IntVector.fromArray(S, m, 5 * N));
+    v14 = v14.lanewise(XOR, v2);
+    v14 = ROTATE_BY_BYTES ? v14.reinterpretAsBytes().rearrange(ROR8_BYTES).reinterpretAsInts() : ROTATE_BY_SHIFTS ? v14.lanewise(LSHR, 8).or(v14.lanewise(LSHL, 24)) : v14.lanewise(ROR, 8);
+    v10 = v10.add(v14);
+    v6 = v6.lanewise(XOR, v10);
+    v6 = ROTATE_BY_SHIFTS ? v6.lanewise(LSHR, 7).or(v6.lanewise(LSHL, 25)) : v6.lanewise(ROR, 7);
+    v3 = v3.add(v7).add(IntVector.fromArray(S, m, 6 * N));
+    v15 = v15.lanewise(XOR, v3);
+    v15 = ROTATE_BY_BYTES ? v15.reinterpretAsBytes().rearrange(ROR16_BYTES).reinterpretAsInts() : ROTATE_BY_SHIFTS ? v15.lanewise(LSHR, 16).or(v15.lanewise(LSHL, 16)) : v15.lanewise(ROR, 16);
+    v11 = v11.add(v15);
+    v7 = v7.lanewise(XOR, v11);
+    v7 = ROTATE_BY_SHIFTS ? v7.lanewise(LSHR, 12).or(v7.lanewise(LSHL, 20)) : v7.lanewise(ROR, 12);
+    v3 = v3.add(v7).add(IntVector.fromArray(S, m, 7 * N));
+    v15 = v15.lanewise(XOR, v3);
+    v15 = ROTATE_BY_BYTES ? v15.reinterpretAsBytes().rearrange(ROR8_BYTES).reinterpretAsInts() : ROTATE_BY_SHIFTS ? v15.lanewise(LSHR, 8).or(v15.lanewise(LSHL, 24)) : v15.lanewise(ROR, 8);
+    v11 = v11.add(v15);
+    v7 = v7.lanewise(XOR, v11);
+    v7 = ROTATE_BY_SHIFTS ? v7.lanewise(LSHR, 7).or(v7.lanewise(LSHL, 25)) : v7.lanewise(ROR, 7);
+    v0 = v0.add(v5).add(IntVector.fromArray(S, m, 8 * N));
+    v15 = v15.lanewise(XOR, v0);
+    v15 = ROTATE_BY_BYTES ? v15.reinterpretAsBytes().rearrange(ROR16_BYTES).reinterpretAsInts() : ROTATE_BY_SHIFTS ? v15.lanewise(LSHR, 16).or(v15.lanewise(LSHL, 16)) : v15.lanewise(ROR, 16);
+    v10 = v10.add(v15);
+    v5 = v5.lanewise(XOR, v10);
+    v5 = ROTATE_BY_SHIFTS ? v5.lanewise(LSHR, 12).or(v5.lanewise(LSHL, 20)) : v5.lanewise(ROR, 12);
+    v0 = v0.add(v5).add(IntVector.fromArray(S, m, 9 * N));
+    v15 = v15.lanewise(XOR, v0);
+    v15 = ROTATE_BY_BYTES ? v15.reinterpretAsBytes().rearrange(ROR8_BYTES).reinterpretAsInts() : ROTATE_BY_SHIFTS ? v15.lanewise(LSHR, 8).or(v15.lanewise(LSHL, 24)) : v15.lanewise(ROR, 8);
+    v10 = v10.add(v15);
+    v5 = v5.lanewise(XOR, v10);
+    v5 = ROTATE_BY_SHIFTS ? v5.lanewise(LSHR, 7).or(v5.lanewise(LSHL, 25)) : v5.lanewise(ROR, 7);
+    v1 = v1.add(v6).add(IntVector.fromArray(S, m, 10 * N));
+    v12 = v12.lanewise(XOR, v1);
+    v12 = ROTATE_BY_BYTES ? v12.reinterpretAsBytes().rearrange(ROR16_BYTES).reinterpretAsInts() : ROTATE_BY_SHIFTS ? v12.lanewise(LSHR, 16).or(v12.lanewise(LSHL, 16)) : v12.lanewise(ROR, 16);
+    v11 = v11.add(v12);
+    v6 = v6.lanewise(XOR, v11);
+    v6 = ROTATE_BY_SHIFTS ? v6.lanewise(LSHR, 12).or(v6.lanewise(LSHL, 20)) : v6.lanewise(ROR, 12);
+    v1 = v1.add(v6).add(IntVector.fromArray(S, m, 11 * N));
+    v12 = v12.lanewise(XOR, v1);
+    v12 = ROTATE_BY_BYTES ? v12.reinterpretAsBytes().rearrange(ROR8_BYTES).reinterpretAsInts() : ROTATE_BY_SHIFTS ? v12.lanewise(LSHR, 8).or(v12.lanewise(LSHL, 24)) : v12.lanewise(ROR, 8);
+    v11 = v11.add(v12);
+    v6 = v6.lanewise(XOR, v11);
+    v6 = ROTATE_BY_SHIFTS ? v6.lanewise(LSHR, 7).or(v6.lanewise(LSHL, 25)) : v6.lanewise(ROR, 7);
+    v2 = v2.add(v7).add(IntVector.fromArray(S, m, 12 * N));
+    v13 = v13.lanewise(XOR, v2);
+    v13 = ROTATE_BY_BYTES ? v13.reinterpretAsBytes().rearrange(ROR16_BYTES).reinterpretAsInts() : ROTATE_BY_SHIFTS ? v13.lanewise(LSHR, 16).or(v13.lanewise(LSHL, 16)) : v13.lanewise(ROR, 16);
+    v8 = v8.add(v13);
+    v7 = v7.lanewise(XOR, v8);
+    v7 = ROTATE_BY_SHIFTS ? v7.lanewise(LSHR, 12).or(v7.lanewise(LSHL, 20)) : v7.lanewise(ROR, 12);
+    v2 = v2.add(v7).add(IntVector.fromArray(S, m, 13 * N));
+    v13 = v13.lanewise(XOR, v2);
+    v13 = ROTATE_BY_BYTES ? v13.reinterpretAsBytes().rearrange(ROR8_BYTES).reinterpretAsInts() : ROTATE_BY_SHIFTS ? v13.lanewise(LSHR, 8).or(v13.lanewise(LSHL, 24)) : v13.lanewise(ROR, 8);
+    v8 = v8.add(v13);
+    v7 = v7.lanewise(XOR, v8);
+    v7 = ROTATE_BY_SHIFTS ? v7.lanewise(LSHR, 7).or(v7.lanewise(LSHL, 25)) : v7.lanewise(ROR, 7);
+    v3 = v3.add(v4).add(IntVector.fromArray(S, m, 14 * N));
+    v14 = v14.lanewise(XOR, v3);
+    v14 = ROTATE_BY_BYTES ? v14.reinterpretAsBytes().rearrange(ROR16_BYTES).reinterpretAsInts() : ROTATE_BY_SHIFTS ? v14.lanewise(LSHR, 16).or(v14.lanewise(LSHL, 16)) : v14.lanewise(ROR, 16);
+    v9 = v9.add(v14);
+    v4 = v4.lanewise(XOR, v9);
+    v4 = ROTATE_BY_SHIFTS ? v4.lanewise(LSHR, 12).or(v4.lanewise(LSHL, 20)) : v4.lanewise(ROR, 12);
+    v3 = v3.add(v4).add(IntVector.fromArray(S, m, 15 * N));
+    v14 = v14.lanewise(XOR, v3);
+    v14 = ROTATE_BY_BYTES ? v14.reinterpretAsBytes().rearrange(ROR8_BYTES).reinterpretAsInts() : ROTATE_BY_SHIFTS ? v14.lanewise(LSHR, 8).or(v14.lanewise(LSHL, 24)) : v14.lanewise(ROR, 8);
+    v9 = v9.add(v14);
+    v4 = v4.lanewise(XOR, v9);
+    v4 = ROTATE_BY_SHIFTS ? v4.lanewise(LSHR, 7).or(v4.lanewise(LSHL, 25)) : v4.lanewise(ROR, 7);
+    v0.intoArray(state, 0 * N);
+    v1.intoArray(state, 1 * N);
+    v2.intoArray(state, 2 * N);
+    v3.intoArray(state, 3 * N);
+    v4.intoArray(state, 4 * N);
+    v5.intoArray(state, 5 * N);
+    v6.intoArray(state, 6 * N);
+    v7.intoArray(state, 7 * N);
+    v8.intoArray(state, 8 * N);
+    v9.intoArray(state, 9 * N);
+    v10.intoArray(state, 10 * N);
+    v11.intoArray(state, 11 * N);
+    v12.intoArray(state, 12 * N);
+    v13.intoArray(state, 13 * N);
+    v14.intoArray(state, 14 * N);
+    v15.intoArray(state, 15 * N);
+  }
+
+  private static void round1Lanes(int[] cv, int[] m, int[] counterLo, int[] counterHi, int[] blockLens,
+      int[] flags, int[] state) {
+    IntVector v0 = IntVector.fromArray(S, cv, 0);
+    IntVector v1 = IntVector.fromArray(S, cv, N);
+    IntVector v2 = IntVector.fromArray(S, cv, 2 * N);
+    IntVector v3 = IntVector.fromArray(S, cv, 3 * N);
+    IntVector v4 = IntVector.fromArray(S, cv, 4 * N);
+    IntVector v5 = IntVector.fromArray(S, cv, 5 * N);
+    IntVector v6 = IntVector.fromArray(S, cv, 6 * N);
+    IntVector v7 = IntVector.fromArray(S, cv, 7 * N);
+    IntVector v8 = IntVector.broadcast(S, Compress.IV0);
+    IntVector v9 = IntVector.broadcast(S, Compress.IV1);
+    IntVector v10 = IntVector.broadcast(S, Compress.IV2);
+    IntVector v11 = IntVector.broadcast(S, Compress.IV3);
+    IntVector v12 = IntVector.fromArray(S, counterLo, 0);
+    IntVector v13 = IntVector.fromArray(S, counterHi, 0);
+    IntVector v14 = IntVector.fromArray(S, blockLens, 0);
+    IntVector v15 = IntVector.fromArray(S, flags, 0);
     // round 1
     v0 = v0.add(v4).add(IntVector.fromArray(S, m, 0 * N));
     v12 = v12.lanewise(XOR, v0);

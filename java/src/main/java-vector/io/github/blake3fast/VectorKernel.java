@@ -36,7 +36,12 @@ final class VectorKernel implements Kernel {
     return WINDOW * Spec.CHUNK_LEN;
   }
 
-  /** Many messages: the Java lanes' batch, one message per lane, where it pays. */
+  @Override
+  public MessageLanes messageLanes() {
+    return VectorLanes.PAY ? VectorLanes.get() : JavaLanes.get();
+  }
+
+  /** Many messages: the Java batch, one message per lane ({@link VectorLanes} where they pay). */
   @Override
   public void hashMany(byte[] data, int[] offsets, int[] lengths, int from, int count, int[] key, int flags,
       byte[] out, int outOff) {

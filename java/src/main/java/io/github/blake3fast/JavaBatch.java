@@ -1,13 +1,14 @@
 package io.github.blake3fast;
 
 /**
- * The Java kernel's many-message path ({@link Blake3#hashMany} without native code): the chunks
+ * The Java kernels' many-message path ({@link Blake3#hashMany} without native code): the chunks
  * of messages shorter than {@link #MAX_CHUNKS} + 1 chunks go {@link JavaLanes#MAX_LANES} at a
- * time through {@link JavaLanes}, one chunk per lane, sorted by block count so that lanes finish
- * from the end; a message of several chunks then joins its chunks' values into its root here.
- * Longer messages (whose one-shot fills the lanes by itself), and a last group too small for the
- * lanes to pay ({@link #MIN_GROUP}), are hashed one after the other. Used only where {@link LaneRule} says the lanes
- * win, as for long inputs. One instance per thread.
+ * time through the kernel's {@link MessageLanes} (the scalar {@link JavaLanes}, or the Vector API
+ * kernel's), one chunk per lane, sorted by block count so that lanes finish from the end; a
+ * message of several chunks then joins its chunks' values into its root here. Longer messages
+ * (whose one-shot fills the lanes by itself), and a last group too small for the lanes to pay
+ * ({@link #MIN_GROUP}), are hashed one after the other. Used only where the lanes win
+ * ({@link #takes}). One instance per thread.
  */
 final class JavaBatch {
   /** A subclass, not withInitial and a lambda: see Parallel's executor. */
@@ -55,15 +56,17 @@ final class JavaBatch {
 
   /**
    * Whether a batch of {@code count} messages for {@code kernel} goes through the lanes at all:
-   * the Java kernel's own path (by the rule or forced), or the rule's for the Vector API kernel,
-   * which hashes one message at a time no faster than the scalar one (its lanes are chunks of
-   * one input).
+   * the Java kernel's own path (by the rule or forced); always for a kernel whose lanes are vector
+   * lanes ({@code VectorLanes}); by the scalar lanes' rule for one that uses those.
    */
   static boolean takes(int count, Kernel kernel) {
     if (count < JavaLanes.MIN_LANES) { // too few even if each message had 11 chunks
       return false;
     }
-    return kernel instanceof JavaKernel ? ((JavaKernel) kernel).usesLanes() : JavaKernel.INSTANCE.usesLanes();
+    if (kernel instanceof JavaKernel) {
+      return ((JavaKernel) kernel).usesLanes();
+    }
+    return !(kernel.messageLanes() instanceof JavaLanes) || JavaKernel.INSTANCE.usesLanes();
   }
 
   /**
@@ -114,7 +117,7 @@ final class JavaBatch {
       return;
     }
     if (chunks + n > LANES) {
-      hashGroup(key, flags);
+      hashGroup(kernel, key, flags);
     }
     msgArrays[messages] = in;
     msgOffs[messages] = off;
@@ -132,14 +135,14 @@ final class JavaBatch {
       chunks++;
     }
     if (chunks == LANES) {
-      hashGroup(key, flags);
+      hashGroup(kernel, key, flags);
     }
   }
 
   /** Hashes what is left of the group: through the lanes if enough chunks are, else one by one. */
   private void finish(Kernel kernel, int[] key, int flags) {
     if (chunks >= MIN_GROUP) {
-      hashGroup(key, flags);
+      hashGroup(kernel, key, flags);
     } else {
       for (int i = 0; i < messages; i++) {
         OneShot.hash(kernel, msgArrays[i], msgOffs[i], msgLens[i], key, flags, msgOuts[i], msgOutOffs[i],
@@ -161,9 +164,9 @@ final class JavaBatch {
   }
 
   /** Sorts the group's chunks into lanes by block count, hashes them, and gives each message its hash. */
-  private void hashGroup(int[] key, int flags) {
+  private void hashGroup(Kernel kernel, int[] key, int flags) {
     sortLanes();
-    JavaLanes lanes = JavaLanes.get();
+    MessageLanes lanes = kernel.messageLanes();
     lanes.hashMessageChunks(laneArrays, laneOffs, laneLens, laneCounters, laneEnds, chunks, key, flags);
     for (int i = 0; i < messages; i++) {
       int first = msgFirstChunk[i];

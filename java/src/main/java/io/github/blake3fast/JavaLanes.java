@@ -8,7 +8,7 @@ package io.github.blake3fast;
  * runs mostly in its scalar pre- and post-loops (the threshold comes from
  * bench/notes/java-engine.md). One instance per thread: its arrays are the work area.
  */
-final class JavaLanes {
+final class JavaLanes implements MessageLanes {
   static final int MAX_LANES = 64;
   static final int MIN_LANES = 12;
 
@@ -101,8 +101,9 @@ final class JavaLanes {
    * are a prefix and every loop stays one loop; {@link #hash} or {@link #chainingValue} then
    * reads lane l's result.
    */
-  void hashMessageChunks(byte[][] arrays, int[] offs, int[] lens, int[] counters, int[] ends, int n, int[] key,
-      int flags) {
+  @Override
+  public void hashMessageChunks(byte[][] arrays, int[] offs, int[] lens, int[] counters, int[] ends, int n,
+      int[] key, int flags) {
     for (int w = 0; w < 8; w++) {
       java.util.Arrays.fill(cv[w], 0, n, key[w]);
     }
@@ -183,7 +184,8 @@ final class JavaLanes {
   }
 
   /** Lane {@code lane}'s 32-byte root hash from the last {@link #hashMessageChunks}, to out[outOff]. */
-  void hash(int lane, byte[] out, int outOff) {
+  @Override
+  public void hash(int lane, byte[] out, int outOff) {
     for (int w = 0; w < 8; w++) {
       Compress.putWord(out, outOff + 4 * w, cv[w][lane]);
     }
@@ -211,7 +213,8 @@ final class JavaLanes {
   }
 
   /** Chunk {@code lane}'s chaining value from the last {@link #hashChunks}, as 8 words at out[outOff]. */
-  void chainingValue(int lane, int[] out, int outOff) {
+  @Override
+  public void chainingValue(int lane, int[] out, int outOff) {
     for (int w = 0; w < 8; w++) {
       out[outOff + w] = cv[w][lane];
     }

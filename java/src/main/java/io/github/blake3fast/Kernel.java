@@ -44,6 +44,11 @@ interface Kernel {
         cvs, cvsOff + 8 * count);
   }
 
+  /** The lanes {@link JavaBatch} hashes this kernel's batches of messages in: the scalar ones by default. */
+  default MessageLanes messageLanes() {
+    return JavaLanes.get();
+  }
+
   /**
    * Whether the kernel reads direct buffers itself ({@link #hashSubtrees(ByteBuffer, int, int,
    * int[], long, int, int[], int)}); the Java kernels do not: the hasher copies such input

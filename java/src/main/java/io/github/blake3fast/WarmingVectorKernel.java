@@ -67,6 +67,11 @@ final class WarmingVectorKernel implements Kernel {
     return current.hashSubtreesThenLast(in, off, len, key, counter, flags, cvs, cvsOff);
   }
 
+  @Override
+  public MessageLanes messageLanes() {
+    return current.messageLanes();
+  }
+
   /** Many messages: the Java lanes' batch, one message per lane, where it pays. */
   @Override
   public void hashMany(byte[] data, int[] offsets, int[] lengths, int from, int count, int[] key, int flags,

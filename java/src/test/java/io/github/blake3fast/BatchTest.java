@@ -13,13 +13,16 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Many messages in one call (Blake3.hashMany and its keyed and derive-key forms): every kernel
  * gives each message the hash a one-shot of the Java engine gives it, whatever the mix of
- * lengths, modes and layouts; bad arguments throw before anything is written.
+ * lengths, modes and layouts; bad arguments throw before anything is written. An engine test:
+ * it runs again on the Java engine and, with the module, on the Vector API engine and its lanes.
  */
+@Tag("engine")
 class BatchTest {
   private static final byte[] DATA = new byte[300_000];
 
@@ -90,12 +93,24 @@ class BatchTest {
 
   /**
    * The Java lanes' batch (JavaBatch), in both its forms, at the edges of its groups: one fewer
-   * than a last group needs to take the lanes and exactly that, a full group, a group and one; every block count from the empty
-   * message to a whole chunk in one group; messages of several chunks (joined in JavaBatch) and
-   * longer ones (hashed alone) between short ones.
+   * than a last group needs to take the lanes and exactly that, a full group, a group and one;
+   * every block count from the empty message to a whole chunk in one group; messages of several
+   * chunks (joined in JavaBatch) and longer ones (hashed alone) between short ones. On the scalar
+   * lanes and, where the module is readable, the Vector API kernel's (VectorLanes), whose vectors
+   * are a few lanes of a group each.
    */
   @Test
   void theJavaLanesBatchAtTheEdgesOfItsGroups() {
+    List<Kernel> kernels = new ArrayList<>(List.of(JavaKernel.LANES));
+    if (VectorChoice.moduleReadable()) {
+      kernels.add(VectorChoice.vectorKernel());
+    }
+    for (Kernel kernel : kernels) {
+      batchAtTheEdgesOfItsGroups(kernel);
+    }
+  }
+
+  private static void batchAtTheEdgesOfItsGroups(Kernel kernel) {
     SplittableRandom rnd = new SplittableRandom(5);
     int[] keyed = Spec.keyWords(Arrays.copyOfRange(DATA, 7, 39));
     int lanes = JavaLanes.MAX_LANES;
@@ -123,16 +138,17 @@ class BatchTest {
         }
         byte[] out = new byte[32 * count + 3];
         out[32 * count] = 0x11;
-        JavaKernel.LANES.hashMany(DATA, offsets, lengths, 0, count, keyed, Spec.KEYED_HASH, out, 0);
+        kernel.hashMany(DATA, offsets, lengths, 0, count, keyed, Spec.KEYED_HASH, out, 0);
         byte[][] inputs = new byte[count][];
         for (int i = 0; i < count; i++) {
           inputs[i] = Arrays.copyOfRange(DATA, offsets[i], offsets[i] + lengths[i]);
         }
         byte[][] hashes = new byte[count][];
-        JavaBatch.hashArrays(JavaKernel.LANES, inputs, keyed, Spec.KEYED_HASH, hashes);
+        JavaBatch.hashArrays(kernel, inputs, keyed, Spec.KEYED_HASH, hashes);
         for (int i = 0; i < count; i++) {
           byte[] want = expected(DATA, offsets[i], lengths[i], keyed, Spec.KEYED_HASH);
-          String what = count + " messages, shape " + shape + ", message " + i + " of " + lengths[i] + " bytes";
+          String what = Engines.label(kernel) + ", " + count + " messages, shape " + shape + ", message " + i
+              + " of " + lengths[i] + " bytes";
           assertArrayEquals(want, Arrays.copyOfRange(out, 32 * i, 32 * i + 32), what);
           assertArrayEquals(want, hashes[i], what + ", arrays");
         }
