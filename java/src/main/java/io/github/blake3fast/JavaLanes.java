@@ -93,13 +93,8 @@ final class JavaLanes implements MessageLanes {
   }
 
   /**
-   * Hashes {@code n} chunks of independent messages ({@code n <= 64}), one per lane: chunk l is
-   * {@code arrays[l][offs[l] .. offs[l] + lens[l])} ({@code lens[l] <= 1024}, empty only for an
-   * empty message), with counter {@code counters[l]}, its last (maybe partial) block flagged
-   * CHUNK_END and {@code ends[l]} (ROOT when the chunk is its whole message). {@link JavaBatch}
-   * hands them sorted by block count, most first, so that the lanes still running at each block
-   * are a prefix and every loop stays one loop; {@link #hash} or {@link #chainingValue} then
-   * reads lane l's result.
+   * {@inheritDoc} Sorted by block count, the lanes still running at each block are a prefix, and
+   * every loop over them stays one loop.
    */
   @Override
   public void hashMessageChunks(byte[][] arrays, int[] offs, int[] lens, int[] counters, int[] ends, int n,
