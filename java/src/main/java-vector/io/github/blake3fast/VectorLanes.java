@@ -36,6 +36,7 @@ final class VectorLanes implements MessageLanes {
   private final int[] cv = new int[8 * LANES];
   private final int[] m = new int[16 * LANES];
   private final int[] counterLo = new int[LANES];
+  /** Zeros: a chunk's counter within its message fits in the low word. */
   private final int[] counterHi = new int[LANES];
   private final int[] blockLens = new int[LANES];
   private final int[] blockFlags = new int[LANES];
@@ -63,10 +64,7 @@ final class VectorLanes implements MessageLanes {
     for (int w = 0; w < 8; w++) {
       Arrays.fill(cv, w * LANES, w * LANES + LANES, key[w]);
     }
-    for (int l = 0; l < k; l++) {
-      counterLo[l] = counters[first + l];
-      counterHi[l] = 0;
-    }
+    System.arraycopy(counters, first, counterLo, 0, k);
     int running = k;
     for (int b = 0; running > 0; b++) {
       int at = b * Spec.BLOCK_LEN;

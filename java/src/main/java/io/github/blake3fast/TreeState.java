@@ -207,10 +207,34 @@ final class TreeState {
       }
       Compress.compressWords(r, 0, r, 8, cvs.chunks(), lastLen, lastFlags, r, 16, false);
     }
+    rootAboveLastCv(r);
+  }
+
+  /** The root node in {@code r} from the stack and the last chunk's chaining value in {@code r[16, 24)}. */
+  private void rootAboveLastCv(int[] r) {
     cvs.merge(); // the last chunk follows everything on the stack
     cvs.foldRoot(r);
     rootBlockLen = Spec.BLOCK_LEN;
     rootFlags = flags | Spec.PARENT;
+  }
+
+  /** Whether {@code len} bytes are two whole chunks or more, few enough for one kernel call. */
+  private static boolean wholeChunksPastOne(int len) {
+    return len > Spec.CHUNK_LEN && len % Spec.CHUNK_LEN == 0 && len <= Kernel.MAX_CALL;
+  }
+
+  /**
+   * Hashes {@code len} bytes of whole chunks (see {@link #wholeChunksPastOne}) that end the input
+   * so far, the last beside the others ({@link Kernel#hashSubtreesThenLast}): pushes the values of
+   * the chunks before the last and leaves the last one's chaining value in {@code r[16, 24)}.
+   */
+  private void pushAllButLastCv(byte[] in, int off, int len, int[] r) {
+    if (cvScratch == null) {
+      cvScratch = new int[CV_SCRATCH_WORDS];
+    }
+    int count = kernel.hashSubtreesThenLast(in, off, len, key, cvs.chunks(), flags, cvScratch, 0);
+    cvs.pushAll(cvScratch, 0, count - 1, len / Spec.CHUNK_LEN - 1);
+    System.arraycopy(cvScratch, 8 * (count - 1), r, 16, 8);
   }
 
   /**
@@ -222,16 +246,11 @@ final class TreeState {
    */
   private boolean lastChunkCvBesideOthers(int[] r) {
     int len = pending.len;
-    if (len <= Spec.CHUNK_LEN || len % Spec.CHUNK_LEN != 0 || len > Kernel.MAX_CALL) {
+    if (!wholeChunksPastOne(len)) {
       return false;
     }
-    if (cvScratch == null) {
-      cvScratch = new int[CV_SCRATCH_WORDS];
-    }
-    int count = kernel.hashSubtreesThenLast(pending.bytes, 0, len, key, cvs.chunks(), flags, cvScratch, 0);
-    cvs.pushAll(cvScratch, 0, count - 1, len / Spec.CHUNK_LEN - 1);
+    pushAllButLastCv(pending.bytes, 0, len, r);
     pending.dropFirst(len - Spec.CHUNK_LEN);
-    System.arraycopy(cvScratch, 8 * (count - 1), r, 16, 8);
     return true;
   }
 
@@ -269,30 +288,17 @@ final class TreeState {
    * for a state that is not fresh from chunk 0.
    */
   boolean hashWholeChunks(byte[] in, int off, int len, byte[] out, int outOff, int outLen) {
-    if (len <= Spec.CHUNK_LEN || len % Spec.CHUNK_LEN != 0 || len > Kernel.MAX_CALL || length() != 0
-        || cvs.startChunk() != 0) {
+    if (!wholeChunksPastOne(len) || length() != 0 || cvs.startChunk() != 0) {
       return false;
     }
-    if (cvScratch == null) {
-      cvScratch = new int[CV_SCRATCH_WORDS];
-    }
-    int[] v = cvScratch;
-    int count = kernel.hashSubtreesThenLast(in, off, len, key, 0, flags, v, 0);
-    // The maximal subtrees of the chunks before the last, then the last: folded from the right,
-    // each value and the fold after it are a parent's block, which builds the BLAKE3 tree (as
-    // CvStack.foldRoot does); the first value and the fold of the rest are the root's block.
-    for (int i = count - 2; i > 0; i--) {
-      Compress.parentCv(key, flags, v, 8 * i, v, 8 * i);
-    }
+    pushAllButLastCv(in, off, len, root);
+    rootAboveLastCv(root);
     if (outLen == Spec.OUT_LEN) {
-      int[] r = root;
-      Compress.compressWords(key, 0, v, 0, 0, Spec.BLOCK_LEN, flags | Spec.PARENT | Spec.ROOT, r, 0, false);
-      for (int i = 0; i < 8; i++) {
-        Compress.putWord(out, outOff + 4 * i, r[i]);
-      }
+      writeRootCv(out, outOff);
     } else {
-      new OutputNode(key, v, Spec.BLOCK_LEN, flags | Spec.PARENT).read(kernel, 0, out, outOff, outLen);
+      rootNode().read(kernel, 0, out, outOff, outLen);
     }
+    reset();
     return true;
   }
 
@@ -306,13 +312,20 @@ final class TreeState {
     }
     computeRoot();
     if (outLen == Spec.OUT_LEN) {
-      // The first 32 bytes are the root's chaining value: one Java compression, no allocation.
-      Compress.compressWords(root, 0, root, 8, 0, rootBlockLen, rootFlags | Spec.ROOT, root, 0, false);
-      for (int i = 0; i < 8; i++) {
-        Compress.putWord(out, outOff + 4 * i, root[i]);
-      }
+      writeRootCv(out, outOff);
     } else {
       output().read(kernel, 0, out, outOff, outLen);
+    }
+  }
+
+  /**
+   * The first 32 bytes of the root output, the root's chaining value, of the root node
+   * in {@link #root}: one Java compression, no allocation.
+   */
+  private void writeRootCv(byte[] out, int outOff) {
+    Compress.compressWords(root, 0, root, 8, 0, rootBlockLen, rootFlags | Spec.ROOT, root, 0, false);
+    for (int i = 0; i < 8; i++) {
+      Compress.putWord(out, outOff + 4 * i, root[i]);
     }
   }
 
@@ -328,6 +341,11 @@ final class TreeState {
   /** A detached copy of the root node, for extendable output. */
   OutputNode output() {
     computeRoot();
+    return rootNode();
+  }
+
+  /** A detached copy of the root node in {@link #root}. */
+  private OutputNode rootNode() {
     return new OutputNode(Arrays.copyOfRange(root, 0, 8), Arrays.copyOfRange(root, 8, 24), rootBlockLen, rootFlags);
   }
 
