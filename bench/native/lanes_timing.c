@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
     return 2;
   for (size_t i = 0; i < (size_t)MAXN * MAXBLOCKS * BLAKE3_BLOCK_LEN; i++)
     data[i] = (uint8_t)(i * 7 + i / 251);
-  const blake3_lanes lanes = {inputs, lasts, lo, hi, len, last_flags};
+  const blake3_lanes lanes = {inputs, lasts, lo, hi, len, last_flags, NULL, NULL};
   static const size_t block_counts[] = {1, 4, 16}, ns_[] = {16, MAXN};
   printf("%-7s %6s %5s  %10s %10s  %6s  %s\n", "isa", "blocks", "n", "many ns/msg", "lanes",
          "ratio", "lanes-many ns/msg");

@@ -7,11 +7,13 @@
  *   1. A pass takes the next messages until their chunks would exceed B3B_TASKS. Every chunk
  *      is a task: a one-chunk message is its own root (CHUNK_END | ROOT on its last block,
  *      counter 0); the chunks of a longer message are leaves (counter = chunk index).
- *   2. The tasks are sorted by block count (a counting sort: 16 buckets), so that every call of
- *      the kernel's hash_lanes runs lanes of equal length in lockstep and no lane idles; the
- *      per-lane counter, last-block length and last-block flags let messages of different
- *      lengths and roles share a bucket. A partial last block is copied, zero-padded, into
- *      the pass's own memory: the kernel never reads past a message.
+ *   2. The tasks are sorted by block count, longest first (a counting sort: 16 buckets), and
+ *      go through the kernel's hash_lanes in slots of its width: each call runs the slots in
+ *      lockstep for the blocks the shortest has left, the slots that end are refilled and the
+ *      others go on from their CVs, so that no lane idles while tasks are left; the per-lane
+ *      counter, last-block length and flags let messages of different lengths and roles
+ *      share a call. A partial last block is copied, zero-padded, into the pass's own
+ *      memory: the kernel never reads past a message.
  *   3. The leaves of the longer messages are merged level by level across all of them through
  *      hash_many (PARENT, one block): neighbours paired, an odd last CV promoted unchanged,
  *      which builds exactly the BLAKE3 tree (as blake3_tree.c's b3t_reduce does for one
@@ -48,51 +50,118 @@ static size_t b3b_blocks(uint32_t len) {
   return len == 0 ? 1 : (len + BLAKE3_BLOCK_LEN - 1) / BLAKE3_BLOCK_LEN;
 }
 
-/* Step 2: the tasks through hash_lanes, one call per block count. */
+/* Step 2: the tasks through hash_lanes, longest first. A run of tasks of one length fills
+ * the kernel's lanes and ends together: whole groups of them go in one call straight from the
+ * sorted arrays. The rest (a few mixed messages leave every last chunk of a length of its own)
+ * go through as many slots as the kernel has lanes: each call runs every slot for the blocks
+ * the shortest has left; the slots whose task ends there take their last block and flags and
+ * are refilled from the next tasks, the others stop on a whole block and keep their CV,
+ * word-major as hash_lanes reads it back (cv_words), for the next call. So no lane idles, nor
+ * runs alone, while tasks are left. */
 static void b3b_hash_tasks(const blake3_kernel *k, const b3b_task *tasks, size_t n,
                            const uint32_t key[8], uint8_t flags) {
+  /* Sorted by block count, longest first: position p is a task's place in that order. */
   const uint8_t *inputs[B3B_TASKS], *lasts[B3B_TASKS];
   uint32_t lo[B3B_TASKS], hi[B3B_TASKS], len[B3B_TASKS], lflags[B3B_TASKS];
-  uint8_t *dest[B3B_TASKS];
+  uint8_t blocks_of[B3B_TASKS], *dest[B3B_TASKS];
   _Alignas(64) uint8_t padded[B3B_TASKS][BLAKE3_BLOCK_LEN];
   uint8_t cvs[B3B_TASKS * BLAKE3_OUT_LEN];
-  size_t start[B3B_BUCKETS + 1] = {0};
+  size_t start[B3B_BUCKETS] = {0};
 
-  for (size_t t = 0; t < n; t++) start[b3b_blocks(tasks[t].len)]++;
-  for (size_t b = 1; b <= B3B_BUCKETS; b++) start[b] += start[b - 1];
-  /* start[b - 1] is now where bucket b (tasks of b blocks) begins; fill moves it forward. */
+  /* A counting sort: tasks of b blocks begin at start[B3B_BUCKETS - b] once counts are summed. */
+  for (size_t t = 0; t < n; t++) start[B3B_BUCKETS - b3b_blocks(tasks[t].len)]++;
+  for (size_t b = 0, sum = 0; b < B3B_BUCKETS; b++) {
+    const size_t count = start[b];
+    start[b] = sum;
+    sum += count;
+  }
   for (size_t t = 0; t < n; t++) {
     const b3b_task *task = &tasks[t];
     const size_t blocks = b3b_blocks(task->len);
-    const size_t at = start[blocks - 1]++;
+    const size_t p = start[B3B_BUCKETS - blocks]++;
     const uint32_t rest = task->len - (uint32_t)(blocks - 1) * BLAKE3_BLOCK_LEN;
-    inputs[at] = task->chunk;
+    inputs[p] = task->chunk;
     if (rest == BLAKE3_BLOCK_LEN) {
-      lasts[at] = task->chunk + (blocks - 1) * BLAKE3_BLOCK_LEN;
-    } else {
-      memset(padded[at], 0, BLAKE3_BLOCK_LEN);
-      if (rest > 0) memcpy(padded[at], task->chunk + (blocks - 1) * BLAKE3_BLOCK_LEN, rest);
-      lasts[at] = padded[at];
+      lasts[p] = task->chunk + (blocks - 1) * BLAKE3_BLOCK_LEN;
+    } else { /* zero-padded in the pass's memory: the kernel never reads past a message */
+      memset(padded[p], 0, BLAKE3_BLOCK_LEN);
+      if (rest > 0) memcpy(padded[p], task->chunk + (blocks - 1) * BLAKE3_BLOCK_LEN, rest);
+      lasts[p] = padded[p];
     }
-    lo[at] = task->counter;
-    hi[at] = 0;
-    len[at] = rest;
-    lflags[at] = task->last_flags;
-    dest[at] = task->dest;
+    lo[p] = task->counter;
+    hi[p] = 0;
+    len[p] = rest;
+    lflags[p] = task->last_flags;
+    blocks_of[p] = (uint8_t)blocks;
+    dest[p] = task->dest;
   }
-  /* After the fill, start[b - 1] is where bucket b ends and start[b - 2] (0 for b = 1) where
-   * it begins. */
-  size_t from = 0;
-  for (size_t b = 1; b <= B3B_BUCKETS; b++) {
-    const size_t to = start[b - 1];
-    if (to > from) {
-      const blake3_lanes lanes = {inputs + from, lasts + from, lo + from,
-                                  hi + from,     len + from,   lflags + from};
-      k->hash_lanes(&lanes, to - from, b, key, flags, CHUNK_START, cvs + BLAKE3_OUT_LEN * from);
+
+  const size_t width = k->degree;
+  size_t next = 0;
+  /* Whole groups of one length, while no slot is in use. */
+  for (;;) {
+    size_t same = next;
+    while (same < n && blocks_of[same] == blocks_of[next]) same++;
+    const size_t whole = (same - next) / width * width;
+    if (whole == 0) break;
+    const blake3_lanes lanes = {inputs + next, lasts + next, lo + next, hi + next,
+                                len + next,    lflags + next, NULL,     NULL};
+    k->hash_lanes(&lanes, whole, blocks_of[next], key, flags, CHUNK_START,
+                  cvs + BLAKE3_OUT_LEN * next);
+    next += whole;
+  }
+
+  /* The slots, for the rest: slot s holds task position pos[s], done[s] blocks hashed. */
+  size_t pos[BLAKE3_MAX_DEGREE], done[BLAKE3_MAX_DEGREE], active = 0;
+  const uint8_t *s_inputs[BLAKE3_MAX_DEGREE], *s_lasts[BLAKE3_MAX_DEGREE];
+  uint32_t s_lo[BLAKE3_MAX_DEGREE], s_hi[BLAKE3_MAX_DEGREE] = {0}, s_len[BLAKE3_MAX_DEGREE],
+      s_lflags[BLAKE3_MAX_DEGREE], first[BLAKE3_MAX_DEGREE], cv[8][BLAKE3_MAX_DEGREE];
+  const uint32_t *const cv_words[8] = {cv[0], cv[1], cv[2], cv[3], cv[4], cv[5], cv[6], cv[7]};
+  uint8_t out[BLAKE3_MAX_DEGREE * BLAKE3_OUT_LEN];
+  for (;;) {
+    for (; active < width && next < n; active++) { /* refill: a task starts from the key */
+      pos[active] = next++;
+      done[active] = 0;
     }
-    from = to;
+    if (active == 0) break;
+    size_t run = B3B_BUCKETS;
+    int resumed = 0;
+    for (size_t s = 0; s < active; s++) {
+      const size_t left = blocks_of[pos[s]] - done[s];
+      if (left < run) run = left;
+      resumed |= done[s] > 0;
+    }
+    for (size_t s = 0; s < active; s++) {
+      const size_t p = pos[s];
+      const int ends = blocks_of[p] - done[s] == run;
+      s_inputs[s] = inputs[p] + done[s] * BLAKE3_BLOCK_LEN;
+      s_lasts[s] = ends ? lasts[p] : s_inputs[s] + (run - 1) * BLAKE3_BLOCK_LEN;
+      s_lo[s] = lo[p];
+      s_len[s] = ends ? len[p] : BLAKE3_BLOCK_LEN;
+      s_lflags[s] = ends ? lflags[p] : 0;
+      first[s] = done[s] == 0 ? CHUNK_START : 0;
+      if (resumed && done[s] == 0)
+        for (int w = 0; w < 8; w++) cv[w][s] = key[w];
+    }
+    const blake3_lanes lanes = {s_inputs, s_lasts,  s_lo, s_hi, s_len, s_lflags,
+                                resumed ? cv_words : NULL, first};
+    k->hash_lanes(&lanes, active, run, key, flags, CHUNK_START, out);
+    /* The slots that ended hand their CV on and leave; the others keep theirs, moved down. */
+    size_t kept = 0;
+    for (size_t s = 0; s < active; s++) {
+      const uint8_t *cv_out = out + BLAKE3_OUT_LEN * s;
+      if (blocks_of[pos[s]] - done[s] == run) {
+        memcpy(cvs + BLAKE3_OUT_LEN * pos[s], cv_out, BLAKE3_OUT_LEN);
+        continue;
+      }
+      pos[kept] = pos[s];
+      done[kept] = done[s] + run;
+      for (int w = 0; w < 8; w++) cv[w][kept] = blake3_load32(cv_out + 4 * w);
+      kept++;
+    }
+    active = kept;
   }
-  for (size_t t = 0; t < n; t++) memcpy(dest[t], cvs + BLAKE3_OUT_LEN * t, BLAKE3_OUT_LEN);
+  for (size_t p = 0; p < n; p++) memcpy(dest[p], cvs + BLAKE3_OUT_LEN * p, BLAKE3_OUT_LEN);
 }
 
 /* Step 3: the parent levels of every tree until each has written its root to its out. */

@@ -191,12 +191,19 @@ typedef struct {
   const uint32_t *counter_hi;   /* ... and high word */
   const uint32_t *last_len;     /* lane i's last block length, 0..64 */
   const uint32_t *last_flags;   /* or-ed into lane i's last block's flags (CHUNK_END, ROOT) */
+  /* NULL: every lane starts from the key, flags_start on its first block. Else lane i goes on
+   * from a CV of its own, word w at cv_words[w][i] (native order: a vector load per word), and
+   * its first block takes first_flags[i] in place of flags_start: the batch's lanes that
+   * continue a chunk beside lanes that start one (blake3_batch.c). */
+  const uint32_t *const *cv_words;
+  const uint32_t *first_flags;
 } blake3_lanes;
 
-/* For each i < num_inputs: start from key and compress `blocks` (1..16) blocks of lane i:
- * block b < blocks - 1 is inputs[i] + 64 b with block length 64, the last is lasts[i] with
- * length last_len[i]; every block's counter is lane i's; flags on every block, | flags_start
- * on block 0, | last_flags[i] on the last (both on a single block). The 32-byte CV goes
+/* For each i < num_inputs: start from key (or lane i's own CV, cv_words) and compress `blocks`
+ * (1..16) blocks of lane i: block b < blocks - 1 is inputs[i] + 64 b with block length 64, the
+ * last is lasts[i] with length last_len[i]; every block's counter is lane i's; flags on every
+ * block, | flags_start (or first_flags[i]) on block 0, | last_flags[i] on the last (both on a
+ * single block). The 32-byte CV goes
  * little-endian to out + 32 * i. Lanes are independent: a kernel runs them in groups of its
  * degree, every group in lockstep (same block count), and those left over as it likes.
  * Any num_inputs is allowed. */
@@ -306,8 +313,12 @@ blake3_lane_one(blake3_compress_in_place_fn compress, const blake3_lanes *l, siz
                 uint8_t out[BLAKE3_OUT_LEN]) {
   uint32_t cv[8];
   memcpy(cv, key, sizeof cv);
-  const uint64_t counter = (uint64_t)l->counter_lo[i] | ((uint64_t)l->counter_hi[i] << 32);
   uint8_t block_flags = (uint8_t)(flags | flags_start);
+  if (l->cv_words) {
+    for (int w = 0; w < 8; w++) cv[w] = l->cv_words[w][i];
+    block_flags = (uint8_t)(flags | l->first_flags[i]);
+  }
+  const uint64_t counter = (uint64_t)l->counter_lo[i] | ((uint64_t)l->counter_hi[i] << 32);
   for (size_t b = 0; b + 1 < blocks; b++) {
     compress(cv, l->inputs[i] + b * BLAKE3_BLOCK_LEN, BLAKE3_BLOCK_LEN, counter, block_flags);
     block_flags = flags;
@@ -315,6 +326,40 @@ blake3_lane_one(blake3_compress_in_place_fn compress, const blake3_lanes *l, siz
   compress(cv, l->lasts[i], (uint8_t)l->last_len[i], counter,
            (uint8_t)(block_flags | l->last_flags[i]));
   for (int w = 0; w < 8; w++) blake3_store32(out + 4 * w, cv[w]);
+}
+
+/* Lanes i .. i + n - 1 of l (0 < n <= width <= BLAKE3_MAX_DEGREE) repeated up to width, so
+ * that a group too small to fill a kernel's lanes can still go as one pass: the spare lanes
+ * hash the last one again and their CVs are dropped. */
+typedef struct {
+  const uint8_t *inputs[BLAKE3_MAX_DEGREE], *lasts[BLAKE3_MAX_DEGREE];
+  uint32_t lo[BLAKE3_MAX_DEGREE], hi[BLAKE3_MAX_DEGREE], len[BLAKE3_MAX_DEGREE],
+      flags[BLAKE3_MAX_DEGREE], first[BLAKE3_MAX_DEGREE], cv[8][BLAKE3_MAX_DEGREE];
+  const uint32_t *cv_words[8];
+  blake3_lanes l;
+} blake3_lanes_pad;
+
+static inline const blake3_lanes *blake3_lanes_padded(blake3_lanes_pad *p, const blake3_lanes *l,
+                                                      size_t i, size_t n, size_t width,
+                                                      size_t blocks) {
+  for (size_t k = 0; k < width; k++) {
+    const size_t j = i + (k < n ? k : n - 1);
+    p->inputs[k] = blocks > 1 ? l->inputs[j] : NULL; /* the contract leaves them unread */
+    p->lasts[k] = l->lasts[j];
+    p->lo[k] = l->counter_lo[j];
+    p->hi[k] = l->counter_hi[j];
+    p->len[k] = l->last_len[j];
+    p->flags[k] = l->last_flags[j];
+    if (l->cv_words) {
+      for (int w = 0; w < 8; w++) p->cv[w][k] = l->cv_words[w][j];
+      p->first[k] = l->first_flags[j];
+    }
+  }
+  for (int w = 0; w < 8; w++) p->cv_words[w] = p->cv[w];
+  p->l = (blake3_lanes){p->inputs, p->lasts,  p->lo,
+                        p->hi,     p->len,    p->flags,
+                        l->cv_words ? p->cv_words : NULL, p->first};
+  return &p->l;
 }
 
 /* ---- per-ISA functions ---------------------------------------------------------------- */

@@ -20,31 +20,6 @@
 
 #include "blake3_impl.h"
 
-/* Lanes i .. i + rest - 1 (0 < rest < width) repeated up to width: the spare lanes hash the
- * last one again and their CVs are dropped. */
-typedef struct {
-  const uint8_t *inputs[BLAKE3_MAX_DEGREE], *lasts[BLAKE3_MAX_DEGREE];
-  uint32_t lo[BLAKE3_MAX_DEGREE], hi[BLAKE3_MAX_DEGREE], len[BLAKE3_MAX_DEGREE],
-      flags[BLAKE3_MAX_DEGREE];
-  blake3_lanes l;
-} blake3_lanes_pad;
-
-static inline const blake3_lanes *blake3_lanes_padded(blake3_lanes_pad *p, const blake3_lanes *l,
-                                                      size_t i, size_t rest, size_t width,
-                                                      size_t blocks) {
-  for (size_t k = 0; k < width; k++) {
-    const size_t j = i + (k < rest ? k : rest - 1);
-    p->inputs[k] = blocks > 1 ? l->inputs[j] : NULL; /* the contract leaves them unread */
-    p->lasts[k] = l->lasts[j];
-    p->lo[k] = l->counter_lo[j];
-    p->hi[k] = l->counter_hi[j];
-    p->len[k] = l->last_len[j];
-    p->flags[k] = l->last_flags[j];
-  }
-  p->l = (blake3_lanes){p->inputs, p->lasts, p->lo, p->hi, p->len, p->flags};
-  return &p->l;
-}
-
 /* NAME(l, i, blocks, key, flags, flags_start, out): lanes i .. i + lanes of VEC - 1 of l to
  * their CVs at out, through the width's helpers (T: its prefix, none for xmm):
  *   T##ld(p)              a vector of lane words from memory, unaligned
@@ -63,7 +38,10 @@ static inline const blake3_lanes *blake3_lanes_padded(blake3_lanes_pad *p, const
     VEC h[8];                                                                                   \
     const VEC lo = T##ld(l->counter_lo + i), hi = T##ld(l->counter_hi + i);                     \
     const uint32_t *lens = l->last_len + i, *lane_flags = l->last_flags + i;                    \
-    if (blocks > 1) {                                                                           \
+    if (l->cv_words) {                                                                          \
+      for (int w = 0; w < 8; w++) h[w] = T##ld(l->cv_words[w] + i);                             \
+      blake3_lanes_from_cvs(T##hash_blocks, VEC, l, i, blocks, lo, hi, key, flags, h);          \
+    } else if (blocks > 1) {                                                                    \
       T##hash_blocks(l->inputs + i, blocks - 1, lo, hi, NULL, flags, flags_start, 0, NULL, 1,   \
                      key, 1, h);                                                                \
       T##hash_blocks(l->lasts + i, 1, lo, hi, lens, flags, 0, 0, lane_flags, 0, key, 0, h);     \
@@ -73,6 +51,32 @@ static inline const blake3_lanes *blake3_lanes_padded(blake3_lanes_pad *p, const
     }                                                                                           \
     T##store_cvs(h, out);                                                                       \
   }
+
+/* The lanes' own CVs in h (cv_words): the first block alone, its per-lane flags through
+ * lane_flags (or-ed with the last block's on a single block), then the blocks between from
+ * inputs[] moved one block on, then the last as above. Only the batch's calls that mix
+ * continuing and starting lanes come here, and their runs of blocks are short: the extra
+ * pass is what keeps hash_many's block loop as it is. */
+#define blake3_lanes_from_cvs(HASH_BLOCKS, VEC, l, i, blocks, lo, hi, key, flags, h)             \
+  do {                                                                                          \
+    enum { W_ = sizeof(VEC) / 4 };                                                              \
+    const uint32_t *first_ = (l)->first_flags + (i);                                            \
+    if ((blocks) == 1) {                                                                        \
+      uint32_t both_[W_];                                                                       \
+      for (int k_ = 0; k_ < W_; k_++) both_[k_] = first_[k_] | (l)->last_flags[(i) + k_];      \
+      HASH_BLOCKS((l)->lasts + (i), 1, lo, hi, (l)->last_len + (i), flags, 0, 0, both_, 0, key, \
+                  0, h);                                                                        \
+      break;                                                                                    \
+    }                                                                                           \
+    HASH_BLOCKS((l)->inputs + (i), 1, lo, hi, NULL, flags, 0, 0, first_, 0, key, 0, h);         \
+    if ((blocks) > 2) {                                                                         \
+      const uint8_t *next_[W_];                                                                 \
+      for (int k_ = 0; k_ < W_; k_++) next_[k_] = (l)->inputs[(i) + k_] + BLAKE3_BLOCK_LEN;     \
+      HASH_BLOCKS(next_, (blocks) - 2, lo, hi, NULL, flags, 0, 0, NULL, 1, key, 0, h);          \
+    }                                                                                           \
+    HASH_BLOCKS((l)->lasts + (i), 1, lo, hi, (l)->last_len + (i), flags, 0, 0,                  \
+                (l)->last_flags + (i), 0, key, 0, h);                                           \
+  } while (0)
 
 /* NAME(in, blocks, key, lo, hi, flags, flags_start, flags_end, out): hash_many's group over
  * the same helpers, in[0 .. lanes of VEC - 1] (blocks blocks each, counters lo/hi per lane)

@@ -223,16 +223,17 @@ __attribute__((target("lasx"))) static void lanes8_lasx(const blake3_lanes *l, s
                                                         uint8_t *out) {
   const u32x8 ctr_lo = XLD(l->counter_lo + i), ctr_hi = XLD(l->counter_hi + i);
   u32x8 h[8];
-  for (int w = 0; w < 8; w++) h[w] = XSPLAT(key[w]);
-  uint32_t f = (uint32_t)(flags | flags_start);
+  /* Block b's flags per lane: the first block's from flags_start or the lane's own. */
+  uint32_t f[8];
+  for (int k = 0; k < 8; k++) f[k] = flags | (l->cv_words ? l->first_flags[i + k] : flags_start);
+  for (int w = 0; w < 8; w++) h[w] = l->cv_words ? XLD(l->cv_words[w] + i) : XSPLAT(key[w]);
   for (size_t b = 0; b + 1 < blocks; b++) {
     compress8_lasx(h, l->inputs + i, b * BLAKE3_BLOCK_LEN, ctr_lo, ctr_hi,
-                   XSPLAT(BLAKE3_BLOCK_LEN), XSPLAT(f));
-    f = flags;
+                   XSPLAT(BLAKE3_BLOCK_LEN), XLD(f));
+    for (int k = 0; k < 8; k++) f[k] = flags;
   }
-  uint32_t last_f[8];
-  for (int k = 0; k < 8; k++) last_f[k] = f | l->last_flags[i + k];
-  compress8_lasx(h, l->lasts + i, 0, ctr_lo, ctr_hi, XLD(l->last_len + i), XLD(last_f));
+  for (int k = 0; k < 8; k++) f[k] |= l->last_flags[i + k];
+  compress8_lasx(h, l->lasts + i, 0, ctr_lo, ctr_hi, XLD(l->last_len + i), XLD(f));
   store_cvs8_lasx(h, out);
 }
 
@@ -275,9 +276,9 @@ void blake3_hash_lanes_lsx(const blake3_lanes *lanes, size_t num_inputs, size_t 
       lanes8_lasx(lanes, i, blocks, key, flags, flags_start, out + BLAKE3_OUT_LEN * i);
     const size_t n = num_inputs - i;
     if (n >= 5) {
-      b3v_lanes_pad pad;
+      blake3_lanes_pad pad;
       uint8_t tmp[8 * BLAKE3_OUT_LEN];
-      lanes8_lasx(b3v_pad_lanes(&pad, lanes, i, n, 8, blocks), 0, blocks, key, flags,
+      lanes8_lasx(blake3_lanes_padded(&pad, lanes, i, n, 8, blocks), 0, blocks, key, flags,
                   flags_start, tmp);
       memcpy(out + BLAKE3_OUT_LEN * i, tmp, n * BLAKE3_OUT_LEN);
       i += n;

@@ -288,16 +288,21 @@ static void neon_lanes4(const blake3_lanes *l, size_t i, size_t blocks, const ui
   const uint32x4_t counter_lo = vld1q_u32(l->counter_lo + i);
   const uint32x4_t counter_hi = vld1q_u32(l->counter_hi + i);
   uint32x4_t h[8], m[16];
-  for (int w = 0; w < 8; w++) h[w] = vdupq_n_u32(key[w]);
-  uint32_t block_flags = (uint32_t)(flags | flags_start);
+  /* The first block's flags from flags_start, or per lane with the lanes' own CVs. */
+  uint32x4_t block_flags = vdupq_n_u32((uint32_t)(flags | flags_start));
+  if (l->cv_words) {
+    for (int w = 0; w < 8; w++) h[w] = vld1q_u32(l->cv_words[w] + i);
+    block_flags = vorrq_u32(vdupq_n_u32(flags), vld1q_u32(l->first_flags + i));
+  } else {
+    for (int w = 0; w < 8; w++) h[w] = vdupq_n_u32(key[w]);
+  }
   for (size_t b = 0; b + 1 < blocks; b++) {
     neon_load_transposed(l->inputs + i, b * BLAKE3_BLOCK_LEN, m);
-    neon_compress4(h, m, counter_lo, counter_hi, vdupq_n_u32(BLAKE3_BLOCK_LEN),
-                   vdupq_n_u32(block_flags), rot8);
-    block_flags = flags;
+    neon_compress4(h, m, counter_lo, counter_hi, vdupq_n_u32(BLAKE3_BLOCK_LEN), block_flags,
+                   rot8);
+    block_flags = vdupq_n_u32(flags);
   }
-  const uint32x4_t last_flags =
-      vorrq_u32(vdupq_n_u32(block_flags), vld1q_u32(l->last_flags + i));
+  const uint32x4_t last_flags = vorrq_u32(block_flags, vld1q_u32(l->last_flags + i));
   neon_load_transposed(l->lasts + i, 0, m);
   neon_compress4(h, m, counter_lo, counter_hi, vld1q_u32(l->last_len + i), last_flags, rot8);
   neon_store_cvs4(h, out);

@@ -187,6 +187,20 @@ RVV_INLINE vuint32m1x8_t key_cvs(const uint32_t key[8], size_t vl) {
   return h;
 }
 
+/* Lanes i .. i + vl - 1's own CVs, word w from cv_words[w] (hash_lanes' continuing lanes). */
+RVV_INLINE vuint32m1x8_t lane_cvs(const uint32_t *const cv_words[8], size_t i, size_t vl) {
+  vuint32m1x8_t h = __riscv_vundefined_u32m1x8();
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 0, __riscv_vle32_v_u32m1(cv_words[0] + i, vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 1, __riscv_vle32_v_u32m1(cv_words[1] + i, vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 2, __riscv_vle32_v_u32m1(cv_words[2] + i, vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 3, __riscv_vle32_v_u32m1(cv_words[3] + i, vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 4, __riscv_vle32_v_u32m1(cv_words[4] + i, vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 5, __riscv_vle32_v_u32m1(cv_words[5] + i, vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 6, __riscv_vle32_v_u32m1(cv_words[6] + i, vl));
+  h = __riscv_vset_v_u32m1_u32m1x8(h, 7, __riscv_vle32_v_u32m1(cv_words[7] + i, vl));
+  return h;
+}
+
 #define WORD(t, i) __riscv_vget_v_u32m1x8_u32m1((t), (i))
 
 /* One compression in every lane: h (vector j = word j of each lane's CV) before and after;
@@ -283,23 +297,26 @@ static void lanes_vl(const blake3_lanes *l, size_t i, size_t vl, size_t blocks,
                      const uint32_t key[8], uint8_t flags, uint8_t flags_start, uint8_t *out) {
   const vuint32m1_t ctr_lo = __riscv_vle32_v_u32m1(l->counter_lo + i, vl);
   const vuint32m1_t ctr_hi = __riscv_vle32_v_u32m1(l->counter_hi + i, vl);
-  vuint32m1x8_t h = key_cvs(key, vl);
+  vuint32m1x8_t h = l->cv_words ? lane_cvs(l->cv_words, i, vl) : key_cvs(key, vl);
   uint32_t bounce[RVV_MAX_LANES * 16];
-  uint32_t f = (uint32_t)(flags | flags_start);
+  /* The first block's flags from flags_start, or per lane with the lanes' own CVs. */
+  vuint32m1_t f = l->cv_words
+                      ? __riscv_vor_vx_u32m1(__riscv_vle32_v_u32m1(l->first_flags + i, vl),
+                                             flags, vl)
+                      : __riscv_vmv_v_x_u32m1((uint32_t)(flags | flags_start), vl);
   const uint8_t *base;
   int aligned;
   if (blocks > 1) { /* inputs[] is not even read for a single block */
     const vuint64m2_t offs = lane_offsets(l->inputs + i, vl, &base, &aligned);
     for (size_t b = 0; b + 1 < blocks; b++) {
       h = compress_vl(h, l->inputs + i, base, offs, aligned, b * BLAKE3_BLOCK_LEN, bounce,
-                      ctr_lo, ctr_hi, __riscv_vmv_v_x_u32m1(BLAKE3_BLOCK_LEN, vl),
-                      __riscv_vmv_v_x_u32m1(f, vl), vl);
-      f = flags;
+                      ctr_lo, ctr_hi, __riscv_vmv_v_x_u32m1(BLAKE3_BLOCK_LEN, vl), f, vl);
+      f = __riscv_vmv_v_x_u32m1(flags, vl);
     }
   }
   const vuint64m2_t last_offs = lane_offsets(l->lasts + i, vl, &base, &aligned);
   const vuint32m1_t last_f =
-      __riscv_vor_vx_u32m1(__riscv_vle32_v_u32m1(l->last_flags + i, vl), f, vl);
+      __riscv_vor_vv_u32m1(__riscv_vle32_v_u32m1(l->last_flags + i, vl), f, vl);
   h = compress_vl(h, l->lasts + i, base, last_offs, aligned, 0, bounce, ctr_lo, ctr_hi,
                   __riscv_vle32_v_u32m1(l->last_len + i, vl), last_f, vl);
   store_cvs_vl(h, out, bounce, vl);

@@ -220,46 +220,23 @@ static void b3v_hash_many4(const uint8_t *const *inputs, size_t num_inputs, size
 
 /* ---- hash_lanes: four lanes at once, each with its own counter and last block ------------ */
 
-/* Lanes i .. i + n - 1 of l as a group of `width` (<= 8), the last repeated into the lanes
- * past n, so that a group too small to fill a kernel's lanes can still go as one pass. */
-typedef struct {
-  const uint8_t *inputs[8], *lasts[8];
-  uint32_t lo[8], hi[8], len[8], lf[8];
-  blake3_lanes l;
-} b3v_lanes_pad;
-
-static const blake3_lanes *b3v_pad_lanes(b3v_lanes_pad *p, const blake3_lanes *l, size_t i,
-                                         size_t n, size_t width, size_t blocks) {
-  for (size_t k = 0; k < width; k++) {
-    const size_t j = i + (k < n ? k : n - 1);
-    /* inputs may be anything when there is a single block: not even read then. */
-    p->inputs[k] = blocks > 1 ? l->inputs[j] : NULL;
-    p->lasts[k] = l->lasts[j];
-    p->lo[k] = l->counter_lo[j];
-    p->hi[k] = l->counter_hi[j];
-    p->len[k] = l->last_len[j];
-    p->lf[k] = l->last_flags[j];
-  }
-  p->l = (blake3_lanes){p->inputs, p->lasts, p->lo, p->hi, p->len, p->lf};
-  return &p->l;
-}
-
 static void b3v_lanes4(const blake3_lanes *l, size_t i, size_t blocks, const uint32_t key[8],
                        uint8_t flags, uint8_t flags_start, uint8_t *out) {
   /* The per-lane words are native uint32_t, which is what B3V_LOAD gives on either byte order. */
   const B3V ctr_lo = B3V_LOAD(l->counter_lo + i), ctr_hi = B3V_LOAD(l->counter_hi + i);
   B3V h[8], m[16];
-  for (int w = 0; w < 8; w++) h[w] = B3V_SPLAT(key[w]);
-  uint32_t f = (uint32_t)(flags | flags_start);
+  /* Block b's flags per lane: the first block's from flags_start or the lane's own. */
+  uint32_t f[4];
+  for (int k = 0; k < 4; k++) f[k] = flags | (l->cv_words ? l->first_flags[i + k] : flags_start);
+  for (int w = 0; w < 8; w++) h[w] = l->cv_words ? B3V_LOAD(l->cv_words[w] + i) : B3V_SPLAT(key[w]);
   for (size_t b = 0; b + 1 < blocks; b++) {
     b3v_load_msg4(l->inputs + i, b * BLAKE3_BLOCK_LEN, m);
-    b3v_compress4(h, m, ctr_lo, ctr_hi, B3V_SPLAT(BLAKE3_BLOCK_LEN), B3V_SPLAT(f));
-    f = flags;
+    b3v_compress4(h, m, ctr_lo, ctr_hi, B3V_SPLAT(BLAKE3_BLOCK_LEN), B3V_LOAD(f));
+    for (int k = 0; k < 4; k++) f[k] = flags;
   }
-  uint32_t last_f[4];
-  for (int k = 0; k < 4; k++) last_f[k] = f | l->last_flags[i + k];
+  for (int k = 0; k < 4; k++) f[k] |= l->last_flags[i + k];
   b3v_load_msg4(l->lasts + i, 0, m);
-  b3v_compress4(h, m, ctr_lo, ctr_hi, B3V_LOAD(l->last_len + i), B3V_LOAD(last_f));
+  b3v_compress4(h, m, ctr_lo, ctr_hi, B3V_LOAD(l->last_len + i), B3V_LOAD(f));
   b3v_store_cvs4(h, out);
 }
 
@@ -273,9 +250,9 @@ static void b3v_hash_lanes4(const blake3_lanes *l, size_t first, size_t num_inpu
   for (; i + 4 <= num_inputs; i += 4)
     b3v_lanes4(l, i, blocks, key, flags, flags_start, out + BLAKE3_OUT_LEN * i);
   if (num_inputs - i == 3) {
-    b3v_lanes_pad pad;
+    blake3_lanes_pad pad;
     uint8_t tmp[4 * BLAKE3_OUT_LEN];
-    b3v_lanes4(b3v_pad_lanes(&pad, l, i, 3, 4, blocks), 0, blocks, key, flags, flags_start, tmp);
+    b3v_lanes4(blake3_lanes_padded(&pad, l, i, 3, 4, blocks), 0, blocks, key, flags, flags_start, tmp);
     memcpy(out + BLAKE3_OUT_LEN * i, tmp, 3 * BLAKE3_OUT_LEN);
     return;
   }

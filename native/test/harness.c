@@ -176,18 +176,22 @@ static void test_hash_many(const blake3_kernel *k, const blake3_kernel *p) {
 }
 
 /* hash_lanes: every lane with its own counter, last block (a zero-padded copy elsewhere in
- * memory), length and last-block flags, against ref.c block by block. */
+ * memory), length and last-block flags, and in every other call its own starting CV and
+ * first-block flags (cv_words, first_flags), against ref.c block by block. */
 static void test_hash_lanes(const blake3_kernel *k) {
   section_begin();
   enum { MAXN = 40 };
   uint8_t outk[MAXN * 32 + 64], outr[MAXN * 32];
   const uint8_t *ptrs[MAXN], *lasts[MAXN];
   uint8_t last_blocks[MAXN][64];
-  uint32_t lo[MAXN], hi[MAXN], len[MAXN], lf[MAXN];
-  const blake3_lanes lanes = {ptrs, lasts, lo, hi, len, lf};
+  uint32_t lo[MAXN], hi[MAXN], len[MAXN], lf[MAXN], first[MAXN], cv_in[8][MAXN];
+  const uint32_t *const cv_words[8] = {cv_in[0], cv_in[1], cv_in[2], cv_in[3],
+                                       cv_in[4], cv_in[5], cv_in[6], cv_in[7]};
   for (size_t n = 1; n <= MAXN; n++) {
     for (size_t blocks = 1; blocks <= 16; blocks++) {
       if (g_quick && (n + blocks) % 5 != 0) continue;
+      const int own_cvs = (int)(rnd() & 1);
+      const blake3_lanes lanes = {ptrs, lasts, lo, hi, len, lf, own_cvs ? cv_words : NULL, first};
       const int same = (int)(rnd() % 3 == 0); /* the batch of equal messages: one length */
       const uint32_t same_len = (uint32_t)rnd_below(65);
       for (size_t i = 0; i < n; i++) {
@@ -206,6 +210,8 @@ static void test_hash_lanes(const blake3_kernel *k) {
         hi[i] = (uint32_t)(c >> 32);
         static const uint32_t ends[] = {CHUNK_END, CHUNK_END | ROOT, 0, ROOT};
         lf[i] = ends[rnd() % 4];
+        first[i] = (rnd() & 1) ? CHUNK_START : 0;
+        for (int w = 0; w < 8; w++) cv_in[w][i] = (uint32_t)rnd();
       }
       uint32_t key[8];
       rnd_words(key, 8);
@@ -216,10 +222,12 @@ static void test_hash_lanes(const blake3_kernel *k) {
       for (size_t i = 0; i < n; i++) {
         uint32_t cv[8], o[16];
         memcpy(cv, key, 32);
+        if (own_cvs)
+          for (int w = 0; w < 8; w++) cv[w] = cv_in[w][i];
         const uint64_t c = (uint64_t)lo[i] | ((uint64_t)hi[i] << 32);
         for (size_t b = 0; b < blocks; b++) {
           uint8_t f = flags;
-          if (b == 0) f |= fs;
+          if (b == 0) f |= own_cvs ? (uint8_t)first[i] : fs;
           const int last = b + 1 == blocks;
           if (last) f = (uint8_t)(f | lf[i]);
           ref_compress(cv, last ? lasts[i] : ptrs[i] + 64 * b, last ? len[i] : 64, c, f, o);
@@ -228,7 +236,8 @@ static void test_hash_lanes(const blake3_kernel *k) {
         words_to_bytes(cv, 8, outr + 32 * i);
       }
       check(memcmp(outk, outr, n * 32) == 0 && all_equal(outk + n * 32, 64, 0xA5),
-            "hash_lanes n=%zu blocks=%zu same=%d flags=%u/%u", n, blocks, same, flags, fs);
+            "hash_lanes n=%zu blocks=%zu same=%d own_cvs=%d flags=%u/%u", n, blocks, same,
+            own_cvs, flags, fs);
     }
   }
   section_end("hash_lanes n=1..40 b=1..16");

@@ -99,8 +99,19 @@ static void run_kernel(void *arg) {
     len[i] = 64;
     lf[i] = CHUNK_END | ROOT;
   }
-  const blake3_lanes lanes = {inputs, lasts, lo, hi, len, lf};
-  for (size_t n = 1; n <= BLAKE3_MAX_DEGREE; n++) k->hash_lanes(&lanes, n, 4, blake3_iv, 0, CHUNK_START, cvs);
+  uint32_t first[BLAKE3_MAX_DEGREE], cv[8][BLAKE3_MAX_DEGREE];
+  for (int i = 0; i < BLAKE3_MAX_DEGREE; i++) {
+    first[i] = i & 1 ? CHUNK_START : 0;
+    for (int w = 0; w < 8; w++) cv[w][i] = blake3_iv[w] + (uint32_t)i;
+  }
+  const uint32_t *const cv_words[8] = {cv[0], cv[1], cv[2], cv[3], cv[4], cv[5], cv[6], cv[7]};
+  const blake3_lanes lanes = {inputs, lasts, lo, hi, len, lf, NULL, NULL};
+  const blake3_lanes own_cvs = {inputs, lasts, lo, hi, len, lf, cv_words, first};
+  for (size_t n = 1; n <= BLAKE3_MAX_DEGREE; n++) {
+    k->hash_lanes(&lanes, n, 4, blake3_iv, 0, CHUNK_START, cvs);
+    for (size_t blocks = 1; blocks <= 3; blocks++) /* the three shapes of the own-CV passes */
+      k->hash_lanes(&own_cvs, n, blocks, blake3_iv, 0, CHUNK_START, cvs);
+  }
   /* the batch: one-chunk and several-chunk messages, through hash_lanes and hash_many */
   const int32_t offs[4] = {0, 100, 5000, 9000}, lens[4] = {33, 1024, 3000, 64};
   uint8_t hashes[4 * 32];
