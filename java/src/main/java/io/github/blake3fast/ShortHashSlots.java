@@ -25,18 +25,19 @@ final class ShortHashSlots {
   /** Slots, a power of two: enough that threads hashing short inputs at once rarely share one. */
   private static final int SLOTS = 64;
   /**
-   * Bytes per slot: the block on its way in, the 32-byte result on its way out, in a 64-byte
-   * cache line of its own so that threads using neighbouring slots do not contend.
+   * Bytes per slot: the 32-byte result on its way out, in a 64-byte cache line of its own so
+   * that threads using neighbouring slots do not contend.
    */
   private static final int SLOT_LEN = 64;
 
   /**
-   * Short hashes made before the block is read from the caller's array ({@link ArrayWords})
-   * instead of copied through the slot. The copy is slower per hash; the array view is a
-   * byte-array VarHandle, whose creation costs a fresh JVM milliseconds of start-up (JDK 17
-   * spins classes for it). A program that makes a few short hashes never pays for it; one that
-   * makes many has it made on a thread of its own after a few thousand copies, and keeps
-   * copying until it is ready (bench/notes/startup.md, "Second pass"; made in the caller's
+   * Short hashes made before the block's words are read through a view of the caller's array
+   * ({@link ArrayWords}) instead of byte by byte ({@link #shifted}). The bytes cost 16% more per
+   * compiled hash; the view is a byte-array VarHandle, whose creation costs a fresh JVM
+   * milliseconds of start-up (JDK 17 spins classes for it), and which runs slowest of all
+   * interpreted. A program that makes a few short hashes never pays for it; one that makes
+   * many has it made on a thread of its own after a few thousand hashes, and keeps reading
+   * bytes until it is ready (bench/notes/startup.md, "Second pass"; made in the caller's
    * thread, it stalled the 4,097th hash 8-9 ms: bench/notes/short-hash.md).
    */
   static final int VIEW_AFTER = 1 << 12;
@@ -141,15 +142,14 @@ final class ShortHashSlots {
         w7 = ArrayWords.word(in, off, len, 7);
       } else {
         made++;
-        memory.put(at, in, off, len);
-        w0 = word(at, len, 0);
-        w1 = word(at, len, 1);
-        w2 = word(at, len, 2);
-        w3 = word(at, len, 3);
-        w4 = word(at, len, 4);
-        w5 = word(at, len, 5);
-        w6 = word(at, len, 6);
-        w7 = word(at, len, 7);
+        w0 = shifted(in, off, len, 0);
+        w1 = shifted(in, off, len, 1);
+        w2 = shifted(in, off, len, 2);
+        w3 = shifted(in, off, len, 3);
+        w4 = shifted(in, off, len, 4);
+        w5 = shifted(in, off, len, 5);
+        w6 = shifted(in, off, len, 6);
+        w7 = shifted(in, off, len, 7);
       }
       if (NativeBlake3.hashBlock(isa, w0, w1, w2, w3, w4, w5, w6, w7, len, keyPair(key, 0), keyPair(key, 1),
           keyPair(key, 2), keyPair(key, 3), flags, address + at) != 0) {
@@ -192,7 +192,7 @@ final class ShortHashSlots {
 
   /**
    * Makes the array view in this thread (and tests, which want it from the first hash). If it
-   * cannot be made (an error in the class's initialization), the slots go on copying, and no
+   * cannot be made (an error in the class's initialization), the slots go on reading bytes, and no
    * stack trace from the view's thread reaches the application's standard error.
    */
   static void makeView() {
@@ -200,7 +200,7 @@ final class ShortHashSlots {
       ArrayWords.ready();
       viewReady = true;
     } catch (Throwable t) {
-      NativeLoader.log(Level.DEBUG, "blake3-fast: short hashes keep copying, no array view: " + t);
+      NativeLoader.log(Level.DEBUG, "blake3-fast: short hashes keep reading bytes, no array view: " + t);
     }
   }
 
@@ -231,18 +231,28 @@ final class ShortHashSlots {
   }
 
   /**
-   * Little-endian word {@code i} (bytes 8i..8i+7) of the block of {@code len} bytes in the slot
-   * at {@code at}: zero past the end (the slot's later bytes are left from earlier calls).
+   * Little-endian word {@code i} (bytes 8i..8i+7) of a block of {@code len} bytes, read byte by
+   * byte: what a JVM's first short hashes read, a third the interpreter's time of a direct
+   * buffer's (5.3 against 13 us a hash under -Xint; bench/notes/short-hash.md).
    */
-  private long word(int at, int len, int i) {
+  static long shifted(byte[] in, int off, int len, int i) {
     int from = 8 * i;
-    if (from + 8 <= len) {
-      return memory.getLong(at + from);
+    if (from + 8 > len) {
+      return partial(in, off, len, from);
     }
-    if (from >= len) {
-      return 0;
+    int p = off + from;
+    return (in[p] & 0xFFL) | (in[p + 1] & 0xFFL) << 8 | (in[p + 2] & 0xFFL) << 16 | (in[p + 3] & 0xFFL) << 24
+        | (in[p + 4] & 0xFFL) << 32 | (in[p + 5] & 0xFFL) << 40 | (in[p + 6] & 0xFFL) << 48
+        | (in[p + 7] & 0xFFL) << 56;
+  }
+
+  /** The word of a block's bytes from {@code from} up to {@code len}, fewer than 8: zero past the end. */
+  static long partial(byte[] in, int off, int len, int from) {
+    long w = 0;
+    for (int k = Math.min(len, from + 8) - 1; k >= from; k--) {
+      w = (w << 8) | (in[off + k] & 0xFF);
     }
-    return memory.getLong(at + from) & ((1L << (8 * (len - from))) - 1);
+    return w;
   }
 
   /** The block's words read from the caller's array; a class of its own so that it is created late. */
@@ -255,14 +265,7 @@ final class ShortHashSlots {
     /** Little-endian word {@code i} (bytes 8i..8i+7) of a block of {@code len} bytes: zero past the end. */
     static long word(byte[] in, int off, int len, int i) {
       int from = 8 * i;
-      if (from + 8 <= len) {
-        return (long) LONGS.get(in, off + from);
-      }
-      long w = 0;
-      for (int k = Math.min(len, from + 8) - 1; k >= from; k--) {
-        w = (w << 8) | (in[off + k] & 0xFF);
-      }
-      return w;
+      return from + 8 <= len ? (long) LONGS.get(in, off + from) : partial(in, off, len, from);
     }
   }
 

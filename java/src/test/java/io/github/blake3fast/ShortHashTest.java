@@ -64,7 +64,7 @@ class ShortHashTest {
       assertNotNull(k.slots, k.name());
       ShortHashSlots.makeView(); // "viewing" views from its first hash
       ShortHashSlots viewing = ShortHashSlots.create(0);
-      ShortHashSlots copying = ShortHashSlots.create(Integer.MAX_VALUE);
+      ShortHashSlots shifting = ShortHashSlots.create(Integer.MAX_VALUE);
       ShortHashSlots switching = ShortHashSlots.create(100);
       for (int flags : new int[] {0, Spec.KEYED_HASH, Spec.DERIVE_KEY_MATERIAL}) {
         for (int len = 0; len <= 64; len++) {
@@ -76,10 +76,10 @@ class ShortHashTest {
             key[i] = rnd.nextInt();
           }
           byte[] want = javaHash(in, off, len, key, flags);
-          // The kernel's slots, slots that read the block from the array from the start, slots
-          // that copy it through the slot throughout (ShortHashSlots.VIEW_AFTER), slots that
-          // switch within this loop; then the kernel's one-shot (which takes the same path).
-          for (ShortHashSlots slots : new ShortHashSlots[] {k.slots, viewing, copying, switching}) {
+          // The kernel's slots, slots that read the block through the array view from the
+          // start, slots that read it byte by byte throughout (ShortHashSlots.VIEW_AFTER),
+          // slots that switch within this loop; then the kernel's one-shot (the same path).
+          for (ShortHashSlots slots : new ShortHashSlots[] {k.slots, viewing, shifting, switching}) {
             byte[] out = new byte[32 + 5];
             assertTrue(slots.hash(k.isa(), in, off, len, key, flags, out, 5), k.name());
             assertArrayEquals(want, java.util.Arrays.copyOfRange(out, 5, 37), k.name() + " len " + len + " flags " + flags);
@@ -155,12 +155,12 @@ class ShortHashTest {
   }
 
   /**
-   * Slots due to read blocks from the array copy them until the array view is ready, which a
+   * Slots due to read blocks through the array view read them byte by byte until it is ready, which a
    * thread of its own makes (made in the caller's thread, it stalled one hash 8-9 ms): right
    * hashes throughout, and the view ready soon after the first hash that wants it.
    */
   @Test
-  void theViewIsMadeWhileTheSlotsCopy() throws InterruptedException {
+  void theViewIsMadeWhileTheSlotsReadBytes() throws InterruptedException {
     List<NativeKernel> ks = nativeKernels();
     NativeKernel k = ks.get(0);
     ShortHashSlots slots = ShortHashSlots.create(0);
