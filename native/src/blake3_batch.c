@@ -8,12 +8,13 @@
  *      is a task: a one-chunk message is its own root (CHUNK_END | ROOT on its last block,
  *      counter 0); the chunks of a longer message are leaves (counter = chunk index).
  *   2. The tasks are sorted by block count, longest first (a counting sort: 16 buckets), and
- *      go through the kernel's hash_lanes in slots of its width: each call runs the slots in
- *      lockstep for the blocks the shortest has left, the slots that end are refilled and the
- *      others go on from their CVs, so that no lane idles while tasks are left; the per-lane
- *      counter, last-block length and flags let messages of different lengths and roles
- *      share a call. A partial last block is copied, zero-padded, into the pass's own
- *      memory: the kernel never reads past a message.
+ *      go through the kernel's hash_lanes: runs of one length in whole groups of its width,
+ *      the rest in slots of its width, each call running the slots in lockstep for the blocks
+ *      the shortest has left, the slots that end refilled and the others going on from their
+ *      CVs, so that no lane idles while tasks are left; the per-lane counter, last-block
+ *      length and flags let messages of different lengths and roles share a call. A partial
+ *      last block is copied, zero-padded, into the pass's own memory: the kernel never reads
+ *      past a message.
  *   3. The leaves of the longer messages are merged level by level across all of them through
  *      hash_many (PARENT, one block): neighbours paired, an odd last CV promoted unchanged,
  *      which builds exactly the BLAKE3 tree (as blake3_tree.c's b3t_reduce does for one
@@ -96,7 +97,10 @@ static void b3b_hash_tasks(const blake3_kernel *k, const b3b_task *tasks, size_t
     dest[p] = task->dest;
   }
 
-  const size_t width = k->degree;
+  /* The slots' arrays hold BLAKE3_MAX_DEGREE, which dispatch caps every degree at. */
+  const size_t width = k->degree < 1                   ? 1
+                       : k->degree > BLAKE3_MAX_DEGREE ? BLAKE3_MAX_DEGREE
+                                                       : k->degree;
   size_t next = 0;
   /* Whole groups of one length, while no slot is in use. */
   for (;;) {
