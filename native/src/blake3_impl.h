@@ -13,7 +13,8 @@
  *                      kernel's own layout between levels (blake3_subtree16.h)
  *   hash_lanes         optional: N independent inputs of the same number of blocks, one per
  *                      SIMD lane, each with its own counter, last block, last block length and
- *                      last-block flags (the batch of many short messages, blake3_batch.c)
+ *                      last-block flags, and maybe its own starting CV and first-block flags
+ *                      (the batch of many short messages, blake3_batch.c)
  *
  * blake3_dispatch.c picks one set from CPU detection; blake3_tree.c builds the tree above them,
  * the only place that decides how an input is cut.

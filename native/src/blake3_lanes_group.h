@@ -20,6 +20,33 @@
 
 #include "blake3_impl.h"
 
+/* BLAKE3_LANES_GROUP's lanes from their own CVs, already in h (cv_words), through the width's
+ * HASH_BLOCKS (below): the first block alone, its per-lane flags through lane_flags (or-ed with
+ * the last block's on a single block), then the blocks between from inputs[] moved one block
+ * on, then the last block. Only the batch's calls that mix continuing and starting lanes come
+ * here, and their runs of blocks are short: the extra pass is what keeps hash_many's block
+ * loop as it is. */
+#define BLAKE3_LANES_FROM_CVS(HASH_BLOCKS, VEC, l, i, blocks, lo, hi, key, flags, h)             \
+  do {                                                                                          \
+    enum { W_ = sizeof(VEC) / 4 };                                                              \
+    const uint32_t *first_ = (l)->first_flags + (i);                                            \
+    if ((blocks) == 1) {                                                                        \
+      uint32_t both_[W_];                                                                       \
+      for (int k_ = 0; k_ < W_; k_++) both_[k_] = first_[k_] | (l)->last_flags[(i) + k_];      \
+      HASH_BLOCKS((l)->lasts + (i), 1, lo, hi, (l)->last_len + (i), flags, 0, 0, both_, 0, key, \
+                  0, h);                                                                        \
+      break;                                                                                    \
+    }                                                                                           \
+    HASH_BLOCKS((l)->inputs + (i), 1, lo, hi, NULL, flags, 0, 0, first_, 0, key, 0, h);         \
+    if ((blocks) > 2) {                                                                         \
+      const uint8_t *next_[W_];                                                                 \
+      for (int k_ = 0; k_ < W_; k_++) next_[k_] = (l)->inputs[(i) + k_] + BLAKE3_BLOCK_LEN;     \
+      HASH_BLOCKS(next_, (blocks) - 2, lo, hi, NULL, flags, 0, 0, NULL, 1, key, 0, h);          \
+    }                                                                                           \
+    HASH_BLOCKS((l)->lasts + (i), 1, lo, hi, (l)->last_len + (i), flags, 0, 0,                  \
+                (l)->last_flags + (i), 0, key, 0, h);                                           \
+  } while (0)
+
 /* NAME(l, i, blocks, key, flags, flags_start, out): lanes i .. i + lanes of VEC - 1 of l to
  * their CVs at out, through the width's helpers (T: its prefix, none for xmm):
  *   T##ld(p)              a vector of lane words from memory, unaligned
@@ -40,7 +67,7 @@
     const uint32_t *lens = l->last_len + i, *lane_flags = l->last_flags + i;                    \
     if (l->cv_words) {                                                                          \
       for (int w = 0; w < 8; w++) h[w] = T##ld(l->cv_words[w] + i);                             \
-      blake3_lanes_from_cvs(T##hash_blocks, VEC, l, i, blocks, lo, hi, key, flags, h);          \
+      BLAKE3_LANES_FROM_CVS(T##hash_blocks, VEC, l, i, blocks, lo, hi, key, flags, h);          \
     } else if (blocks > 1) {                                                                    \
       T##hash_blocks(l->inputs + i, blocks - 1, lo, hi, NULL, flags, flags_start, 0, NULL, 1,   \
                      key, 1, h);                                                                \
@@ -51,32 +78,6 @@
     }                                                                                           \
     T##store_cvs(h, out);                                                                       \
   }
-
-/* The lanes' own CVs in h (cv_words): the first block alone, its per-lane flags through
- * lane_flags (or-ed with the last block's on a single block), then the blocks between from
- * inputs[] moved one block on, then the last as above. Only the batch's calls that mix
- * continuing and starting lanes come here, and their runs of blocks are short: the extra
- * pass is what keeps hash_many's block loop as it is. */
-#define blake3_lanes_from_cvs(HASH_BLOCKS, VEC, l, i, blocks, lo, hi, key, flags, h)             \
-  do {                                                                                          \
-    enum { W_ = sizeof(VEC) / 4 };                                                              \
-    const uint32_t *first_ = (l)->first_flags + (i);                                            \
-    if ((blocks) == 1) {                                                                        \
-      uint32_t both_[W_];                                                                       \
-      for (int k_ = 0; k_ < W_; k_++) both_[k_] = first_[k_] | (l)->last_flags[(i) + k_];      \
-      HASH_BLOCKS((l)->lasts + (i), 1, lo, hi, (l)->last_len + (i), flags, 0, 0, both_, 0, key, \
-                  0, h);                                                                        \
-      break;                                                                                    \
-    }                                                                                           \
-    HASH_BLOCKS((l)->inputs + (i), 1, lo, hi, NULL, flags, 0, 0, first_, 0, key, 0, h);         \
-    if ((blocks) > 2) {                                                                         \
-      const uint8_t *next_[W_];                                                                 \
-      for (int k_ = 0; k_ < W_; k_++) next_[k_] = (l)->inputs[(i) + k_] + BLAKE3_BLOCK_LEN;     \
-      HASH_BLOCKS(next_, (blocks) - 2, lo, hi, NULL, flags, 0, 0, NULL, 1, key, 0, h);          \
-    }                                                                                           \
-    HASH_BLOCKS((l)->lasts + (i), 1, lo, hi, (l)->last_len + (i), flags, 0, 0,                  \
-                (l)->last_flags + (i), 0, key, 0, h);                                           \
-  } while (0)
 
 /* NAME(in, blocks, key, lo, hi, flags, flags_start, flags_end, out): hash_many's group over
  * the same helpers, in[0 .. lanes of VEC - 1] (blocks blocks each, counters lo/hi per lane)

@@ -235,7 +235,7 @@ final class ShortHashSlots {
    * byte: what a JVM's first short hashes read, a third the interpreter's time of a direct
    * buffer's (5.3 against 13 us a hash under -Xint; bench/notes/short-hash.md).
    */
-  static long shifted(byte[] in, int off, int len, int i) {
+  private static long shifted(byte[] in, int off, int len, int i) {
     int from = 8 * i;
     if (from + 8 > len) {
       return partial(in, off, len, from);
@@ -247,7 +247,7 @@ final class ShortHashSlots {
   }
 
   /** The word of a block's bytes from {@code from} up to {@code len}, fewer than 8: zero past the end. */
-  static long partial(byte[] in, int off, int len, int from) {
+  private static long partial(byte[] in, int off, int len, int from) {
     long w = 0;
     for (int k = Math.min(len, from + 8) - 1; k >= from; k--) {
       w = (w << 8) | (in[off + k] & 0xFF);
