@@ -34,6 +34,9 @@ final class CopyBuffers {
    */
   static final int STACK_WORDS = 8 * 64;
   private static final int[][] stacks = new int[SLOTS][];
+  /** A batch's offsets and lengths within the buffer, up to NativeBlake3.MANY_MAX messages each. */
+  private static final int[][] offsets = new int[SLOTS][];
+  private static final int[][] lengths = new int[SLOTS][];
 
   private CopyBuffers() {}
 
@@ -48,7 +51,9 @@ final class CopyBuffers {
         }
         try {
           stacks[slot] = new int[STACK_WORDS];
-          buffers[slot] = ByteBuffer.allocateDirect(LEN); // both published to the next claimer by the release
+          offsets[slot] = new int[NativeBlake3.MANY_MAX];
+          lengths[slot] = new int[NativeBlake3.MANY_MAX];
+          buffers[slot] = ByteBuffer.allocateDirect(LEN); // all published to the next claimer by the release
           return slot;
         } catch (OutOfMemoryError e) {
           claims[slot].setRelease(NO_MEMORY);
@@ -66,6 +71,16 @@ final class CopyBuffers {
   /** The merge stack of a slot this thread claimed. */
   static int[] stack(int slot) {
     return stacks[slot];
+  }
+
+  /** The batch offsets of a slot this thread claimed. */
+  static int[] offsets(int slot) {
+    return offsets[slot];
+  }
+
+  /** The batch lengths of a slot this thread claimed. */
+  static int[] lengths(int slot) {
+    return lengths[slot];
   }
 
   static void release(int slot) {

@@ -289,8 +289,8 @@ final class NativeKernel implements Kernel {
     }
     try {
       ByteBuffer buf = CopyBuffers.buffer(slot);
-      int[] packedOffsets = new int[count];
-      int[] packedLengths = new int[count];
+      int[] packedOffsets = CopyBuffers.offsets(slot); // count <= NativeBlake3.MANY_MAX: hashMany slices
+      int[] packedLengths = CopyBuffers.lengths(slot);
       long lo = Long.MAX_VALUE;
       long hi = 0;
       long bytes = 0;
