@@ -99,12 +99,13 @@ static void run_kernel(void *arg) {
     len[i] = 64;
     lf[i] = CHUNK_END | ROOT;
   }
-  uint32_t first[BLAKE3_MAX_DEGREE], cv[8][BLAKE3_MAX_DEGREE];
+  uint32_t first[BLAKE3_MAX_DEGREE], lane_cv[8][BLAKE3_MAX_DEGREE];
   for (int i = 0; i < BLAKE3_MAX_DEGREE; i++) {
     first[i] = i & 1 ? CHUNK_START : 0;
-    for (int w = 0; w < 8; w++) cv[w][i] = blake3_iv[w] + (uint32_t)i;
+    for (int w = 0; w < 8; w++) lane_cv[w][i] = blake3_iv[w] + (uint32_t)i;
   }
-  const uint32_t *const cv_words[8] = {cv[0], cv[1], cv[2], cv[3], cv[4], cv[5], cv[6], cv[7]};
+  const uint32_t *const cv_words[8] = {lane_cv[0], lane_cv[1], lane_cv[2], lane_cv[3],
+                                       lane_cv[4], lane_cv[5], lane_cv[6], lane_cv[7]};
   const blake3_lanes lanes = {inputs, lasts, lo, hi, len, lf, NULL, NULL};
   const blake3_lanes own_cvs = {inputs, lasts, lo, hi, len, lf, cv_words, first};
   for (size_t n = 1; n <= BLAKE3_MAX_DEGREE; n++) {
