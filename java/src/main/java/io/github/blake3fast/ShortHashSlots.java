@@ -233,7 +233,7 @@ final class ShortHashSlots {
   /**
    * Little-endian word {@code i} (bytes 8i..8i+7) of a block of {@code len} bytes, read byte by
    * byte: what a JVM's first short hashes read, in less than half the interpreter's time of a
-   * copy through a direct buffer (5.3 against 13 us a hash under -Xint; short-hash.md).
+   * copy through a direct buffer (5.3 against 13 us a hash under -Xint; bench/notes/short-hash.md).
    */
   private static long shifted(byte[] in, int off, int len, int i) {
     int from = 8 * i;
