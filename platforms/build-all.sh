@@ -8,7 +8,9 @@
 # then checks each library: native/check-glibc-symbols.sh, and readelf's ELF class, byte order
 # and machine against the platform's descriptor (a DLL: native/check-pe-imports.sh). Prints what it built, what it left out and
 # why. Exits non-zero if a build or a check failed (a platform left out for lack of a
-# toolchain is not a failure unless BLAKE3_REQUIRE_ALL=1).
+# toolchain is not a failure unless BLAKE3_REQUIRE_ALL=1); a platform whose build failed keeps
+# none of its programs or its library, so that test-all.sh says "not built" instead of running
+# an earlier build's.
 #
 # Environment: BLAKE3_PLATFORMS (subset), BLAKE3_CACHE, BLAKE3_BUILD_TYPE (Release),
 # BLAKE3_REQUIRE_ALL=1, BLAKE3_JOBS (parallel compile jobs, default 2).
@@ -106,6 +108,9 @@ for arch in $(b3_selected_platforms); do
   b3_log "$PLATFORM: building"
   if ! { cmake "${cmake_args[@]}" && cmake --build "$bdir" -j "$jobs" --target "${targets[@]}"; } >"$log" 2>&1; then
     tail -25 "$log" >&2
+    # An earlier build's programs and library would otherwise pass for this one's in test-all.sh.
+    for target in "${targets[@]}"; do rm -f "$bdir/$target" "$bdir/$target.exe"; done
+    rm -f "$bdir/$(b3_lib_name)" "$dist/$(b3_lib_name)" # the next build relinks it, and copies it
     result[$arch]="BUILD FAILED"
     detail[$arch]="see $log"
     took[$arch]=$(b3_elapsed "$t")
