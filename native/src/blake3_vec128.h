@@ -228,7 +228,8 @@ static void b3v_lanes4(const blake3_lanes *l, size_t i, size_t blocks, const uin
   /* Block b's flags per lane: the first block's from flags_start or the lane's own. */
   uint32_t f[4];
   for (int k = 0; k < 4; k++) f[k] = flags | (l->cv_words ? l->first_flags[i + k] : flags_start);
-  for (int w = 0; w < 8; w++) h[w] = l->cv_words ? B3V_LOAD(l->cv_words[w] + i) : B3V_SPLAT(key[w]);
+  for (int w = 0; w < 8; w++)
+    h[w] = l->cv_words ? B3V_LOAD(l->cv_words[w] + i) : B3V_SPLAT(key[w]);
   for (size_t b = 0; b + 1 < blocks; b++) {
     b3v_load_msg4(l->inputs + i, b * BLAKE3_BLOCK_LEN, m);
     b3v_compress4(h, m, ctr_lo, ctr_hi, B3V_SPLAT(BLAKE3_BLOCK_LEN), B3V_LOAD(f));
@@ -252,7 +253,8 @@ static void b3v_hash_lanes4(const blake3_lanes *l, size_t first, size_t num_inpu
   if (num_inputs - i == 3) {
     blake3_lanes_pad pad;
     uint8_t tmp[4 * BLAKE3_OUT_LEN];
-    b3v_lanes4(blake3_lanes_padded(&pad, l, i, 3, 4, blocks), 0, blocks, key, flags, flags_start, tmp);
+    b3v_lanes4(blake3_lanes_padded(&pad, l, i, 3, 4, blocks), 0, blocks, key, flags,
+               flags_start, tmp);
     memcpy(out + BLAKE3_OUT_LEN * i, tmp, 3 * BLAKE3_OUT_LEN);
     return;
   }
