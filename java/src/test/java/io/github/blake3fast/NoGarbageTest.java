@@ -14,12 +14,18 @@ import org.junit.jupiter.api.Test;
  * few rounds are allowed for C2 to finish.
  */
 class NoGarbageTest {
-  @Test
-  void hashingIntoAnArrayAllocatesNothing() {
+  /** This thread's allocation counter; the test is skipped where there is none or nothing is compiled. */
+  private static com.sun.management.ThreadMXBean allocationCounter() {
     assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean, "no allocation counter");
     com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     assumeTrue(mx.isThreadAllocatedMemorySupported() && mx.isThreadAllocatedMemoryEnabled(), "no allocation counter");
     assumeTrue(!JvmOptions.list().contains("-Xint"), "interpreted: nothing is compiled");
+    return mx;
+  }
+
+  @Test
+  void hashingIntoAnArrayAllocatesNothing() {
+    com.sun.management.ThreadMXBean mx = allocationCounter();
     long tid = Thread.currentThread().getId();
     for (int size : new int[] {0, 17, 64, 65, 1024, 5000}) {
       byte[] in = new byte[size];
@@ -43,10 +49,7 @@ class NoGarbageTest {
    */
   @Test
   void hashingManyIntoAnArrayAllocatesNothing() {
-    assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean, "no allocation counter");
-    com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    assumeTrue(mx.isThreadAllocatedMemorySupported() && mx.isThreadAllocatedMemoryEnabled(), "no allocation counter");
-    assumeTrue(!JvmOptions.list().contains("-Xint"), "interpreted: nothing is compiled");
+    com.sun.management.ThreadMXBean mx = allocationCounter();
     long tid = Thread.currentThread().getId();
     java.util.SplittableRandom rnd = new java.util.SplittableRandom(26);
     for (int count : new int[] {16, 300}) {
