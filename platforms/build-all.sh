@@ -105,11 +105,14 @@ for arch in $(b3_selected_platforms); do
   [ -n "$TOOLCHAIN_FILE" ] && cmake_args+=(-DCMAKE_TOOLCHAIN_FILE="$B3_ROOT/$TOOLCHAIN_FILE")
   targets=(blake3fast blake3_harness)
   [ "${LIB_FORMAT:-elf}" = pe ] && targets+=(blake3_win64_abi blake3_jni_mock)
+  for entry in "${CPUS[@]}"; do # a CPU entry's preload=TARGET: a library its harness runs preload
+    for opt in $entry; do case "$opt" in preload=*) targets+=("${opt#preload=}") ;; esac; done
+  done
   b3_log "$PLATFORM: building"
   if ! { cmake "${cmake_args[@]}" && cmake --build "$bdir" -j "$jobs" --target "${targets[@]}"; } >"$log" 2>&1; then
     tail -25 "$log" >&2
     # An earlier build's programs and library would otherwise pass for this one's in test-all.sh.
-    for target in "${targets[@]}"; do rm -f "$bdir/$target" "$bdir/$target.exe"; done
+    for target in "${targets[@]}"; do rm -f "$bdir/$target" "$bdir/$target.exe" "$bdir/lib$target.so"; done
     rm -f "$bdir/$(b3_lib_name)" "$dist/$(b3_lib_name)" # the next build relinks it, and copies it
     result[$arch]="BUILD FAILED"
     detail[$arch]="see $log"

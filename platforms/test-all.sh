@@ -100,8 +100,8 @@ fi
 
 # ---- the task list ------------------------------------------------------------------------
 
-# One line per run: KIND|ARCH|CPU|EXPECTED|QEMU   (KIND: harness, freestanding, jvm; QEMU: the
-# descriptor's, or the CPU entry's qemu= option)
+# One line per run: KIND|ARCH|CPU|EXPECTED|QEMU[|PRELOAD]   (KIND: harness, freestanding, jvm;
+# QEMU: the descriptor's, or the CPU entry's qemu= option; PRELOAD: a harness run's preload=)
 tasks=()
 for arch in $(b3_selected_platforms); do
   b3_load_conf "$arch"
@@ -114,9 +114,11 @@ for arch in $(b3_selected_platforms); do
     qemu=$QEMU
     also=""
     hkind=harness
+    preload=""
     for opt in $options; do
       case "$opt" in
         extra=no) hkind=harness_noextra ;;
+        preload=*) preload=${opt#preload=} ;;
         also=*) also=${opt#also=} ;;
         harness=*) harness=${opt#harness=} ;;
         jvm=*) jvm=${opt#jvm=} ;;
@@ -127,7 +129,7 @@ for arch in $(b3_selected_platforms); do
     done
     if [ "${BLAKE3_NO_HARNESS:-}" != 1 ]; then
       if [ "$harness" = freestanding ]; then tasks+=("freestanding|$arch|$cpu|$expected|$qemu")
-      else tasks+=("$hkind|$arch|$cpu|$expected|$qemu"); fi
+      else tasks+=("$hkind|$arch|$cpu|$expected|$qemu|$preload"); fi
     fi
     if [ "$jvm" = yes ] && [ "${BLAKE3_NO_JVM:-}" != 1 ]; then tasks+=("jvm|$arch|$cpu|$expected|$qemu"); fi
     if [ "${BLAKE3_NO_HARNESS:-}" != 1 ]; then
@@ -153,8 +155,8 @@ emulator() {
 # run_task INDEX SPEC: runs one task, writes $logs/INDEX.log and $logs/INDEX.result
 # (STATUS|KERNEL|SUMMARY|SECONDS; STATUS = PASS, FAIL or SKIP).
 run_task() {
-  local idx=$1 kind arch cpu expected qemu noextra=0
-  IFS='|' read -r kind arch cpu expected qemu <<<"$2"
+  local idx=$1 kind arch cpu expected qemu preload noextra=0
+  IFS='|' read -r kind arch cpu expected qemu preload <<<"$2"
   if [ "$kind" = harness_noextra ]; then kind=harness; noextra=1; fi
   b3_load_conf "$arch"
   QEMU=$qemu
@@ -171,14 +173,19 @@ run_task() {
       [ "${LIB_FORMAT:-elf}" = pe ] && exe="$exe.exe"
       [ "$arch" = x86_64 ] && root=""
       mapfile -t emu < <(emulator "$cpu" "$root")
+      local so="$B3_BUILD/cmake-$arch/lib$preload.so"
       if [ ! -x "$exe" ]; then
         summary="not built ($exe): run platforms/build-all.sh"
+      elif [ -n "$preload" ] && [ ! -f "$so" ]; then
+        summary="not built ($so): run platforms/build-all.sh"
       elif [[ "${emu[0]:-}" == MISSING:* ]]; then
         summary="no ${emu[0]#MISSING:}: run platforms/setup.sh"
       else
         case "$kind" in
           harness)
-            cmd=("${emu[@]}" "$exe")
+            cmd=("${emu[@]}")
+            [ -n "$preload" ] && cmd+=(-E "LD_PRELOAD=$so") # qemu's option: the guest's environment
+            cmd+=("$exe")
             for a in "${harness_args[@]}"; do
               if [ $noextra = 1 ] && [ "${cmd[-1]}" = --extra ]; then unset 'cmd[-1]'; continue; fi
               cmd+=("$a")
@@ -271,7 +278,7 @@ done_count=0
 report_done() {
   local idx=$1 spec=${tasks[$1]} r
   r=$(cat "$logs/$idx.result" 2>/dev/null || echo "FAIL|?|the run died|0")
-  IFS='|' read -r kind arch cpu expected qemu <<<"$spec"
+  IFS='|' read -r kind arch cpu expected qemu _ <<<"$spec"
   IFS='|' read -r st kern summ secs <<<"$r"
   done_count=$((done_count + 1))
   b3_log "[$done_count/${#tasks[@]}] $st $kind $(b3_platform_of "$arch") cpu=$cpu kernel=$kern ($summ) ${secs}s"
@@ -302,7 +309,7 @@ rows=()
 failures=0
 skips=0
 for idx in "${!tasks[@]}"; do
-  IFS='|' read -r kind arch cpu expected qemu <<<"${tasks[$idx]}"
+  IFS='|' read -r kind arch cpu expected qemu preload <<<"${tasks[$idx]}"
   IFS='|' read -r st k summ secs <<<"$(cat "$logs/$idx.result" 2>/dev/null || echo "FAIL|?|the run died|0")"
   label=$cpu
   b3_load_conf "$arch"
@@ -311,6 +318,7 @@ for idx in "${!tasks[@]}"; do
   fi
   [ "$kind" = freestanding ] && label="$cpu (freestanding)"
   [ "$kind" = harness_noextra ] && label="$cpu (no --extra)"
+  [ -n "$preload" ] && label="$label, $preload preloaded"
   [ "$kind" = win64_abi ] && label="$cpu: Win64 registers"
   [ "$kind" = jni_mock ] && label="$cpu: JNI via mock JVM"
   [ "$kind" = jvmvector ] && label="$cpu (Vector API)"
