@@ -19,7 +19,8 @@ import java.util.Objects;
  * <p>A thread claims the slot its thread id picks with one compare-and-set, makes the call and
  * copies the result out. Two threads that pick the same slot at the same moment do not wait:
  * the one that finds it taken makes the general JNI call instead (which pins or copies, see
- * {@link CriticalArrays}).
+ * {@link CriticalArrays}). A JVM's first 65,536 short hashes take no slot: see
+ * {@link #VIEW_AFTER}.
  */
 final class ShortHashSlots {
   /** Slots, a power of two: enough that threads hashing short inputs at once rarely share one. */
@@ -31,16 +32,19 @@ final class ShortHashSlots {
   private static final int SLOT_LEN = 64;
 
   /**
-   * Short hashes made before the block's words are read through a view of the caller's array
-   * ({@link ArrayWords}) instead of byte by byte ({@link #shifted}). The bytes cost 16% more per
-   * compiled hash; the view is a byte-array VarHandle, whose creation costs a fresh JVM
-   * milliseconds of start-up (JDK 17 spins classes for it), and which runs slowest of all
-   * interpreted. A program that makes a few short hashes never pays for it; one that makes
-   * many has it made on a thread of its own after a few thousand hashes, and keeps reading
-   * bytes until it is ready (bench/notes/startup.md, "Second pass"; made in the caller's
-   * thread, it stalled the 4,097th hash 8-9 ms: bench/notes/short-hash.md).
+   * Short hashes made before the slots read the block's words through a view of the caller's
+   * array ({@link ArrayWords}). Until then (and until the view is ready) a short hash is one
+   * copying JNI call ({@link NativeBlake3#hashOneShotCopy}: the JVM copies the block in and the
+   * hash out), the cheapest path while the caller still runs interpreted (2.1 us a hash under
+   * -Xint, against 5.9 for the block's bytes read by shifts into the slot) but three calls back
+   * into the JVM a hash once compiled: 135-139 ns against the view's 97-98. The view is a
+   * byte-array VarHandle, whose creation costs milliseconds (JDK 17 spins classes for it) and
+   * which runs slowest of all interpreted, so it is made on a thread of its own; starting that
+   * thread stalls the caller 1.5-1.7 ms once. At 40 ns a hash saved that pays back after about
+   * 40,000 hashes, hence the switch after 65,536: a JVM that makes fewer never pays for the view
+   * (bench/notes/short-hash.md, "A copying call until the view pays").
    */
-  static final int VIEW_AFTER = 1 << 12;
+  static final int VIEW_AFTER = 1 << 16;
 
   /** Whether {@link ArrayWords} is ready, its view made (by {@link ViewMaker} or inline). */
   private static volatile boolean viewReady;
@@ -116,13 +120,23 @@ final class ShortHashSlots {
   private int call(int isa, byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {
     Objects.checkIndex(len, Spec.BLOCK_LEN + 1);
     Objects.checkFromIndexSize(outOff, Spec.OUT_LEN, out.length);
+    boolean view = made >= viewAfter && (viewReady || startView());
+    if (!view) {
+      if (made < viewAfter) {
+        made++;
+      }
+      if ((flags & NativeBlake3.UNLESS_QUESTION_MARK) == 0) { // the copying call makes no such test
+        NativeBlake3.hashOneShotCopy(isa, in, off, len, key == Spec.iv() ? null : key, flags, 0, out, outOff,
+            Spec.OUT_LEN);
+        return HASHED;
+      }
+    }
     int slot = slotOf(Thread.currentThread());
     if (!claim(slot)) {
       return SLOT_TAKEN;
     }
     try {
       int at = slot * SLOT_LEN;
-      boolean view = made >= viewAfter && (viewReady || startView());
       long w0;
       long w1;
       long w2;
@@ -140,8 +154,7 @@ final class ShortHashSlots {
         w5 = ArrayWords.word(in, off, len, 5);
         w6 = ArrayWords.word(in, off, len, 6);
         w7 = ArrayWords.word(in, off, len, 7);
-      } else {
-        made++;
+      } else { // a string's bytes, before the view
         w0 = shifted(in, off, len, 0);
         w1 = shifted(in, off, len, 1);
         w2 = shifted(in, off, len, 2);
@@ -192,15 +205,16 @@ final class ShortHashSlots {
 
   /**
    * Makes the array view in this thread (and tests, which want it from the first hash). If it
-   * cannot be made (an error in the class's initialization), the slots go on reading bytes, and no
-   * stack trace from the view's thread reaches the application's standard error.
+   * cannot be made (an error in the class's initialization), short hashes go on through the
+   * copying call, and no stack trace from the view's thread reaches the application's standard
+   * error.
    */
   static void makeView() {
     try {
       ArrayWords.ready();
       viewReady = true;
     } catch (Throwable t) {
-      NativeLoader.log(Level.DEBUG, "blake3-fast: short hashes keep reading bytes, no array view: " + t);
+      NativeLoader.log(Level.DEBUG, "blake3-fast: short hashes keep the copying call, no array view: " + t);
     }
   }
 
@@ -232,8 +246,9 @@ final class ShortHashSlots {
 
   /**
    * Little-endian word {@code i} (bytes 8i..8i+7) of a block of {@code len} bytes, read byte by
-   * byte: what a JVM's first short hashes read, in less than half the interpreter's time of a
-   * copy through a direct buffer (5.3 against 13 us a hash under -Xint; bench/notes/short-hash.md).
+   * byte: what a string's bytes take before the view is ready (the copying call cannot test them
+   * for '?'), in less than half the interpreter's time of a copy through a direct buffer
+   * (bench/notes/short-hash.md).
    */
   private static long shifted(byte[] in, int off, int len, int i) {
     int from = 8 * i;

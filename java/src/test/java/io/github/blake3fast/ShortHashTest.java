@@ -64,7 +64,7 @@ class ShortHashTest {
       assertNotNull(k.slots, k.name());
       ShortHashSlots.makeView(); // "viewing" views from its first hash
       ShortHashSlots viewing = ShortHashSlots.create(0);
-      ShortHashSlots shifting = ShortHashSlots.create(Integer.MAX_VALUE);
+      ShortHashSlots copying = ShortHashSlots.create(Integer.MAX_VALUE);
       ShortHashSlots switching = ShortHashSlots.create(100);
       for (int flags : new int[] {0, Spec.KEYED_HASH, Spec.DERIVE_KEY_MATERIAL}) {
         for (int len = 0; len <= 64; len++) {
@@ -77,9 +77,9 @@ class ShortHashTest {
           }
           byte[] want = javaHash(in, off, len, key, flags);
           // The kernel's slots, slots that read the block through the array view from the
-          // start, slots that read it byte by byte throughout (ShortHashSlots.VIEW_AFTER),
+          // start, slots that hash through the copying call throughout (ShortHashSlots.VIEW_AFTER),
           // slots that switch within this loop; then the kernel's one-shot (the same path).
-          for (ShortHashSlots slots : new ShortHashSlots[] {k.slots, viewing, shifting, switching}) {
+          for (ShortHashSlots slots : new ShortHashSlots[] {k.slots, viewing, copying, switching}) {
             byte[] out = new byte[32 + 5];
             assertTrue(slots.hash(k.isa(), in, off, len, key, flags, out, 5), k.name());
             assertArrayEquals(want, java.util.Arrays.copyOfRange(out, 5, 37), k.name() + " len " + len + " flags " + flags);
@@ -181,21 +181,44 @@ class ShortHashTest {
 
   @Test
   void aTakenSlotFallsBackToThePinningCall() {
+    ShortHashSlots.makeView();
     for (NativeKernel k : nativeKernels()) {
       int slot = ShortHashSlots.slotOf(Thread.currentThread());
+      ShortHashSlots viewing = ShortHashSlots.create(0); // past the copying calls, which take no slot
+      assertTrue(viewing.claim(slot));
       assertTrue(k.slots.claim(slot));
       try {
         byte[] in = "taken".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         byte[] out = new byte[32];
-        assertFalse(k.slots.hash(k.isa(), in, 0, in.length, Spec.iv(), 0, out, 0), "a taken slot is not used");
+        assertFalse(viewing.hash(k.isa(), in, 0, in.length, Spec.iv(), 0, out, 0), "a taken slot is not used");
         assertArrayEquals(new byte[32], out, "nothing written");
         OneShot.hash(k, in, 0, in.length, Spec.iv(), 0, out, 0, 32);
         assertArrayEquals(javaHash(in, 0, in.length, Spec.iv(), 0), out, k.name());
       } finally {
         k.slots.release(slot);
+        viewing.release(slot);
       }
       assertTrue(k.slots.claim(slot), "released");
       k.slots.release(slot);
+    }
+  }
+
+  @Test
+  void theFirstShortHashesTakeNoSlot() {
+    for (NativeKernel k : nativeKernels()) {
+      ShortHashSlots copying = ShortHashSlots.create(Integer.MAX_VALUE);
+      int slot = ShortHashSlots.slotOf(Thread.currentThread());
+      assertTrue(copying.claim(slot));
+      try {
+        byte[] in = "copied".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] out = new byte[32];
+        assertTrue(copying.hash(k.isa(), in, 0, in.length, Spec.iv(), 0, out, 0), "the copying call needs no slot");
+        assertArrayEquals(javaHash(in, 0, in.length, Spec.iv(), 0), out, k.name());
+        // A string's bytes are tested for '?' in the slot: its hash needs the slot.
+        assertEquals(ShortHashSlots.SLOT_TAKEN, copying.hashText(k.isa(), in, new byte[32]));
+      } finally {
+        copying.release(slot);
+      }
     }
   }
 
