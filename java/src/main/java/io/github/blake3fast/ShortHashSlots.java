@@ -19,7 +19,7 @@ import java.util.Objects;
  * <p>A thread claims the slot its thread id picks with one compare-and-set, makes the call and
  * copies the result out. Two threads that pick the same slot at the same moment do not wait:
  * the one that finds it taken makes the general JNI call instead (which pins or copies, see
- * {@link CriticalArrays}). A JVM's first 65,536 short hashes take no slot: see
+ * {@link CriticalArrays}). A JVM's first 4,096 short hashes take no slot: see
  * {@link #VIEW_AFTER}.
  */
 final class ShortHashSlots {
@@ -39,12 +39,12 @@ final class ShortHashSlots {
    * -Xint, against 5.9 for the block's bytes read by shifts into the slot) but three calls back
    * into the JVM a hash once compiled: 135-139 ns against the view's 97-98. The view is a
    * byte-array VarHandle, whose creation costs milliseconds (JDK 17 spins classes for it) and
-   * which runs slowest of all interpreted, so it is made on a thread of its own; starting that
-   * thread stalls the caller 1.5-1.7 ms once. At 40 ns a hash saved that pays back after about
-   * 40,000 hashes, hence the switch after 65,536: a JVM that makes fewer never pays for the view
-   * (bench/notes/short-hash.md, "A copying call until the view pays").
+   * which runs slowest of all interpreted, so it is made on a thread of its own: a program that
+   * makes a few short hashes never pays for it. The switch comes early, before C2 has compiled
+   * the copying path: switched after 65,536 hashes, C2's code recompiled after the switch ran
+   * the steady state 9% slower (bench/notes/short-hash.md, "A copying call until the view").
    */
-  static final int VIEW_AFTER = 1 << 16;
+  static final int VIEW_AFTER = 1 << 12;
 
   /** Whether {@link ArrayWords} is ready, its view made (by {@link ViewMaker} or inline). */
   private static volatile boolean viewReady;
