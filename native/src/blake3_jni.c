@@ -55,13 +55,20 @@
  * portable C runs it a fifth faster than the AVX-512 kernel; elsewhere another kernel may win
  * (bench/notes/short-hash.md). The bytes are the same whichever runs. */
 #define B3J_FASTEST_BLOCK 0x100
-static int b3j_block_isa = -1; /* measured once; threads that race both measure, either result does */
-
-/* Added to the flags of hashBlock, hashOneShot and hashOneShotDirect (above the BLAKE3 flags;
- * NativeBlake3.UNLESS_QUESTION_MARK): hash nothing and return 1 if a byte of the input is '?',
- * which in a string's UTF-8 from Java may stand for an unpaired surrogate (Utf8.java). The
- * call reads the bytes anyway; Java would need a pass of its own over them, slower than this. */
-#define B3J_UNLESS_QUESTION_MARK 0x100
+/* The kernels are timed at the 2^10th, 2^14th, 2^18th and 2^22nd FASTEST_BLOCK call, each
+ * kernel's best round over all timings kept, not once at the first call: a JVM's first call
+ * comes while its compiler threads are busiest, and timed there alone the portable C lost its
+ * lead now and then for the rest of the process (on Zen 5, 1.4x slower 1 KiB hashes in one fresh
+ * JVM in three; bench/notes/short-hash.md). Until the first timing, isa's own kernel runs. */
+#define B3J_BLOCK_TIMINGS ((1u << 10) | (1u << 14) | (1u << 18) | (1u << 22))
+#define B3J_BLOCK_LAST_TIMING (1u << 22)
+static int b3j_block_isa = -1; /* the pick, once timed */
+/* FASTEST_BLOCK calls, counted up to the last timing and no further, so that threads stop
+ * writing to it; a racy count (a load and a store) that may lose calls but never skips one of
+ * the timings' counts, since every count stored is one more than a count read. */
+static uint32_t b3j_block_calls;
+static int b3j_block_timing;                      /* 1 while a thread times the kernels */
+static uint64_t b3j_block_best[BLAKE3_ISA_COUNT]; /* best rounds so far, 0 if none: the timer's */
 
 static uint64_t b3j_now_ns(void) {
 #if defined(_WIN32)
@@ -76,28 +83,28 @@ static uint64_t b3j_now_ns(void) {
 #endif
 }
 
-/* The supported ISA whose compress_in_place chains fastest: rounds of 32 chained compressions
- * per ISA, interleaved so that a clock change or a neighbour's load hits all alike, the best
- * round of each kept; the most capable ISA keeps its place unless another is 5% faster. About
- * 0.1 ms, once, at the first short hash. */
-static int b3j_measure_block_isa(void) {
-  uint32_t isas = blake3_supported_isas();
-  uint64_t best[BLAKE3_ISA_COUNT];
+/* One timing: 12 rounds of 16 chained compressions per supported kernel, interleaved, so that a
+ * clock change or a neighbour's load hits all alike; then the pick from the best rounds of all
+ * timings so far: the most capable kernel keeps its place unless another is 5% faster. About
+ * 0.1 ms, on the calling thread; a thread that finds another timing goes on without. */
+static void b3j_time_block_kernels(void) {
+  if (__atomic_exchange_n(&b3j_block_timing, 1, __ATOMIC_ACQUIRE)) return;
+  const uint32_t isas = blake3_supported_isas();
   uint8_t block[BLAKE3_BLOCK_LEN];
   uint32_t cv[8];
-  for (int i = 0; i < BLAKE3_ISA_COUNT; i++) best[i] = UINT64_MAX;
   for (size_t j = 0; j < sizeof block; j++) block[j] = (uint8_t)(j * 7 + 1);
   memcpy(cv, blake3_iv, sizeof cv);
-  for (int round = 0; round < 5; round++) {
+  for (int round = 0; round < 12; round++) {
     for (int i = 0; i < BLAKE3_ISA_COUNT; i++) {
       if (!(isas & (1u << i))) continue;
       const blake3_kernel *k = blake3_kernel_for(i);
-      uint64_t t0 = b3j_now_ns();
-      for (int n = 0; n < 32; n++) {
+      const uint64_t t0 = b3j_now_ns();
+      for (int n = 0; n < 16; n++) {
         k->compress_in_place(cv, block, BLAKE3_BLOCK_LEN, 0, CHUNK_START | CHUNK_END | ROOT);
       }
       uint64_t dt = b3j_now_ns() - t0;
-      if (dt < best[i]) best[i] = dt;
+      if (dt == 0) dt = 1; /* a coarse clock: 0 stands for "not timed" */
+      if (b3j_block_best[i] == 0 || dt < b3j_block_best[i]) b3j_block_best[i] = dt;
     }
   }
   int top = BLAKE3_ISA_PORTABLE;
@@ -106,23 +113,34 @@ static int b3j_measure_block_isa(void) {
   }
   int pick = top;
   for (int i = 0; i < BLAKE3_ISA_COUNT; i++) {
-    if ((isas & (1u << i)) && best[i] < best[pick] && best[i] * 20 < best[top] * 19) pick = i;
+    const uint64_t b = b3j_block_best[i];
+    if ((isas & (1u << i)) && b < b3j_block_best[pick] && b * 20 < b3j_block_best[top] * 19) pick = i;
   }
-  return pick;
+  __atomic_store_n(&b3j_block_isa, pick, __ATOMIC_RELAXED);
+  __atomic_store_n(&b3j_block_timing, 0, __ATOMIC_RELEASE);
 }
 
 static const blake3_kernel *b3j_kernel(jint isa) {
   if (isa & B3J_FASTEST_BLOCK) {
-    int pick = __atomic_load_n(&b3j_block_isa, __ATOMIC_RELAXED);
-    if (pick < 0) {
-      pick = b3j_measure_block_isa();
-      __atomic_store_n(&b3j_block_isa, pick, __ATOMIC_RELAXED);
+    isa &= ~B3J_FASTEST_BLOCK;
+    uint32_t n = __atomic_load_n(&b3j_block_calls, __ATOMIC_RELAXED);
+    if (n < B3J_BLOCK_LAST_TIMING) {
+      n++;
+      __atomic_store_n(&b3j_block_calls, n, __ATOMIC_RELAXED);
+      if ((n & (n - 1)) == 0 && (n & B3J_BLOCK_TIMINGS) != 0) b3j_time_block_kernels();
     }
-    isa = pick;
+    const int pick = __atomic_load_n(&b3j_block_isa, __ATOMIC_RELAXED);
+    if (pick >= 0) isa = pick;
   }
   const blake3_kernel *k = blake3_kernel_for(isa);
   return k != NULL ? k : blake3_kernel_for(BLAKE3_ISA_PORTABLE);
 }
+
+/* Added to the flags of hashBlock, hashOneShot and hashOneShotDirect (above the BLAKE3 flags;
+ * NativeBlake3.UNLESS_QUESTION_MARK): hash nothing and return 1 if a byte of the input is '?',
+ * which in a string's UTF-8 from Java may stand for an unpaired surrogate (Utf8.java). The
+ * call reads the bytes anyway; Java would need a pass of its own over them, slower than this. */
+#define B3J_UNLESS_QUESTION_MARK 0x100
 
 /* The key words, or the IV for a null key. Returns 0 with an exception pending on failure. */
 static int b3j_key(JNIEnv *env, jintArray key, uint32_t out[8]) {

@@ -16,7 +16,8 @@ final class NativeBlake3 {
 
   /**
    * Added to an isa (NativeKernel does it for inputs of at most one chunk): use whichever
-   * supported kernel compresses one block fastest here, measured once (B3J_FASTEST_BLOCK in
+   * supported kernel compresses one block fastest here, timed by the glue at the 2^10th, 2^14th,
+   * 2^18th and 2^22nd such call, isa's own kernel running until the first (B3J_FASTEST_BLOCK in
    * blake3_jni.c). A chunk is one dependent chain, which wide SIMD does not shorten: on AMD Zen 5
    * the portable C runs it a fifth faster than AVX-512.
    */
@@ -92,7 +93,7 @@ final class NativeBlake3 {
    * (zero past len), under the key {@code k0..k3} (key words 2i and 2i+1 in the low and high
    * half of ki); the 32 bytes go to native memory at {@code out}: see {@link ShortHashSlots}.
    * With {@link #FASTEST_BLOCK} added to {@code isa}, the kernel whose one-block compression the
-   * library measured fastest on this CPU (once, at the first such call) does it instead.
+   * library measured fastest on this CPU (see {@link #FASTEST_BLOCK}) does it instead.
    * With {@link #UNLESS_QUESTION_MARK} added to {@code flags}, a block holding a {@code '?'} is
    * not hashed.
    *
