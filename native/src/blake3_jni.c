@@ -34,7 +34,7 @@
 #include "blake3_impl.h"
 #include "blake3_mapped.h"
 
-#define B3J_ABI_VERSION 7
+#define B3J_ABI_VERSION 8
 #define B3J_DEFAULT_CLASS "io.github.blake3fast.NativeBlake3"
 #define B3J_PROPERTY "blake3fast.jni.class"
 #define B3J_MAX_SUBTREES 128 /* blake3_hash_subtrees writes at most this many CVs */
@@ -424,6 +424,45 @@ static jint JNICALL b3j_hash_block(JNIEnv *env, jclass cls, jint isa, jlong m0, 
   return 0;
 }
 
+/* hashBlock for a chunk of two blocks, 65..128 bytes: the first block's words in a0..a7, the
+ * second's (len - 64 bytes, zero past them) in b0..b7. No '?' test: strings take hashBlock up to
+ * one block, the general one-shot after. */
+static jint JNICALL b3j_hash_two_blocks(JNIEnv *env, jclass cls, jint isa, jlong a0, jlong a1,
+                                        jlong a2, jlong a3, jlong a4, jlong a5, jlong a6,
+                                        jlong a7, jlong b0, jlong b1, jlong b2, jlong b3,
+                                        jlong b4, jlong b5, jlong b6, jlong b7, jint len,
+                                        jlong k0, jlong k1, jlong k2, jlong k3, jint flags,
+                                        jlong out) {
+  (void)cls;
+  if (len <= BLAKE3_BLOCK_LEN || len > 2 * BLAKE3_BLOCK_LEN || (flags & ~0xFF) != 0) {
+    b3j_throw_iae(env, "blake3fast: hashTwoBlocks takes 65..128 bytes and BLAKE3 flags only");
+    return 0;
+  }
+  const b3j_u64x2 first[4] = {{B3J_BYTES64(a0), B3J_BYTES64(a1)},
+                              {B3J_BYTES64(a2), B3J_BYTES64(a3)},
+                              {B3J_BYTES64(a4), B3J_BYTES64(a5)},
+                              {B3J_BYTES64(a6), B3J_BYTES64(a7)}};
+  const b3j_u64x2 second[4] = {{B3J_BYTES64(b0), B3J_BYTES64(b1)},
+                               {B3J_BYTES64(b2), B3J_BYTES64(b3)},
+                               {B3J_BYTES64(b4), B3J_BYTES64(b5)},
+                               {B3J_BYTES64(b6), B3J_BYTES64(b7)}};
+  const b3j_u64x2 key[2] = {{B3J_PAIR64(k0), B3J_PAIR64(k1)}, {B3J_PAIR64(k2), B3J_PAIR64(k3)}};
+  uint32_t cv[8];
+  memcpy(cv, key, sizeof cv);
+  const blake3_kernel *k = b3j_kernel(isa);
+  k->compress_in_place(cv, (const uint8_t *)first, BLAKE3_BLOCK_LEN, 0,
+                       (uint8_t)(flags | CHUNK_START));
+  k->compress_in_place(cv, (const uint8_t *)second, (uint8_t)(len - BLAKE3_BLOCK_LEN), 0,
+                       (uint8_t)(flags | CHUNK_END | ROOT));
+  uint8_t *o = (uint8_t *)(uintptr_t)out;
+  if (B3J_BIG_ENDIAN) {
+    for (int i = 0; i < 8; i++) blake3_store32(o + 4 * i, cv[i]);
+  } else {
+    memcpy(o, cv, sizeof cv);
+  }
+  return 0;
+}
+
 /* ---- the copying entry points (no critical section) ----------------------------------------- */
 
 /* A copy buffer for `want` bytes: the stack buffer when they fit or malloc fails (then *cap may
@@ -689,6 +728,7 @@ static JNINativeMethod b3j_methods[] = {
     {"rootOutput", "(I[I[IIIJ[BII)V", (void *)b3j_root_output},
     {"directAddress", "(Ljava/nio/ByteBuffer;)J", (void *)b3j_direct_address},
     {"hashBlock", "(IJJJJJJJJIJJJJIJ)I", (void *)b3j_hash_block},
+    {"hashTwoBlocks", "(IJJJJJJJJJJJJJJJJIJJJJIJ)I", (void *)b3j_hash_two_blocks},
     {"hashSubtreesCopy", "(I[BII[IJI[II)I", (void *)b3j_hash_subtrees_copy},
     {"hashOneShotCopy", "(I[BII[IIJ[BII)V", (void *)b3j_hash_oneshot_copy},
     {"rootOutputCopy", "(I[I[IIIJ[BII)V", (void *)b3j_root_output_copy},

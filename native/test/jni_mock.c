@@ -422,6 +422,9 @@ typedef void (*fn_many)(JNIEnv *, jclass, jint, jobject, jintArray, jintArray, j
                         jbyteArray, jint);
 typedef jint (*fn_block)(JNIEnv *, jclass, jint, jlong, jlong, jlong, jlong, jlong, jlong, jlong, jlong, jint,
                          jlong, jlong, jlong, jlong, jint, jlong);
+typedef jint (*fn_two_blocks)(JNIEnv *, jclass, jint, jlong, jlong, jlong, jlong, jlong, jlong, jlong, jlong, jlong,
+                              jlong, jlong, jlong, jlong, jlong, jlong, jlong, jint, jlong, jlong, jlong, jlong, jint,
+                              jlong);
 
 static struct {
   fn_i abi_version, supported_isas;
@@ -436,6 +439,7 @@ static struct {
   fn_root root_output_copy;
   fn_mapped mapped;
   fn_many many, many_direct;
+  fn_two_blocks hash_two_blocks;
 } N;
 
 static const struct {
@@ -461,6 +465,7 @@ static const struct {
     {"hashGroupCvsDirect", "(ILjava/nio/ByteBuffer;III[IJILjava/nio/ByteBuffer;I)V"},
     {"hashParentCvs", "(I[BII[II[BI)V"},
     {"hashParentCvsDirect", "(ILjava/nio/ByteBuffer;II[IILjava/nio/ByteBuffer;I)V"},
+    {"hashTwoBlocks", "(IJJJJJJJJJJJJJJJJIJJJJIJ)I"},
 };
 
 static void *native_fn(const char *name, const char *sig) {
@@ -804,6 +809,56 @@ static void test_fastest_block_timings(long calls) {
     }
   }
   printf("  fastest-block hashBlock across its timings, %ld calls: %s\n", calls,
+         g_fail == before ? "ok" : "FAILED");
+}
+
+/* hashTwoBlocks (two blocks' words and the key as numbers, 32 bytes to native memory) against
+ * hashOneShot, every length 65..128 and mode, on every ISA and on the fastest one-block
+ * compression; the output is a 32-byte allocation of its own (valgrind, ASan). A length outside
+ * 65..128 or a flag above 0xFF throws IllegalArgumentException and writes nothing. */
+static void test_hash_two_blocks(int rounds) {
+  long before = g_fail;
+  for (int r = 0; r < rounds; r++) {
+    for (size_t len = 65; len <= 128; len++) {
+      uint8_t in[128];
+      for (size_t i = 0; i < len; i++) in[i] = (uint8_t)rnd();
+      const int flags = (int[]){0, KEYED_HASH, DERIVE_KEY_MATERIAL}[(r + len) % 3];
+      uint32_t kw[8];
+      for (int i = 0; i < 8; i++) kw[i] = flags == 0 ? blake3_iv[i] : (uint32_t)rnd();
+      uint64_t a[8], b[8], k[4];
+      for (size_t i = 0; i < 8; i++) a[i] = block_word(in, 64, i);
+      for (size_t i = 0; i < 8; i++) b[i] = block_word(in + 64, len - 64, i);
+      for (int i = 0; i < 4; i++) k[i] = (uint64_t)kw[2 * i] | (uint64_t)kw[2 * i + 1] << 32;
+      for (int t = 0; t <= g_nisas; t++) {
+        const int isa = t < g_nisas ? g_isas[t] : g_isas[g_nisas - 1] | 0x100;
+        uint8_t want[32];
+        int ok = oneshot(BLAKE3_ISA_PORTABLE, 0, in, len, 0, kw, flags, 0, 32, 0, want);
+        uint8_t *out = malloc(32);
+        jint got = N.hash_two_blocks(&g_env, NULL, isa, (jlong)a[0], (jlong)a[1], (jlong)a[2], (jlong)a[3],
+                                     (jlong)a[4], (jlong)a[5], (jlong)a[6], (jlong)a[7], (jlong)b[0], (jlong)b[1],
+                                     (jlong)b[2], (jlong)b[3], (jlong)b[4], (jlong)b[5], (jlong)b[6], (jlong)b[7],
+                                     (jint)len, (jlong)k[0], (jlong)k[1], (jlong)k[2], (jlong)k[3], flags,
+                                     (jlong)(uintptr_t)out);
+        ok &= got == 0 && !M.pending && M.critical == 0 && memcmp(out, want, 32) == 0;
+        check(ok, "%s hashTwoBlocks len=%zu flags=%d", t < g_nisas ? ISA_NAMES[isa] : "fastest-block", len, flags);
+        free(out);
+      }
+    }
+  }
+  const struct {
+    jint len, flags;
+  } bad[] = {{64, 0}, {129, 0}, {0, 0}, {-1, 0}, {100, 0x100}};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    uint8_t out[32];
+    memset(out, 0xA5, sizeof out);
+    N.hash_two_blocks(&g_env, NULL, g_isas[0], 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, bad[i].len, 0, 0,
+                      0, 0, bad[i].flags, (jlong)(uintptr_t)out);
+    int untouched = 1;
+    for (size_t j = 0; j < sizeof out; j++) untouched &= out[j] == 0xA5;
+    check(untouched, "hashTwoBlocks len=%d flags=%#x wrote nothing", (int)bad[i].len, (unsigned)bad[i].flags);
+    expect_exception("hashTwoBlocks, bad length or flags", "java/lang/IllegalArgumentException");
+  }
+  printf("  hashTwoBlocks, %d x 64 lengths x %d ISAs and the fastest; refusals: %s\n", rounds, g_nisas,
          g_fail == before ? "ok" : "FAILED");
 }
 
@@ -1178,8 +1233,9 @@ int main(int argc, char **argv) {
   N.mapped = (fn_mapped)f[13];
   N.many = (fn_many)f[14];
   N.many_direct = (fn_many)f[15];
+  N.hash_two_blocks = (fn_two_blocks)f[20];
 
-  check(N.abi_version(&g_env, NULL) == 7, "abiVersion is 7");
+  check(N.abi_version(&g_env, NULL) == 8, "abiVersion is 8");
   const jint supported = N.supported_isas(&g_env, NULL);
   check(supported & 1, "portable is supported");
   const char *cap_env = getenv("BLAKE3_ISA");
@@ -1199,6 +1255,7 @@ int main(int argc, char **argv) {
   test_root_output(quick ? 40 : 200);
   test_hash_block(quick ? 3 : 12);
   test_fastest_block_timings(quick ? 1200 : 20000);
+  test_hash_two_blocks(quick ? 2 : 8);
   test_unless_question_mark(quick ? 2 : 8);
   test_hash_many(quick ? 8 : 40);
   test_error_paths();

@@ -12,7 +12,7 @@ final class NativeBlake3 {
   private NativeBlake3() {}
 
   /** The contract version this class speaks; a library answering otherwise is refused. */
-  static final int ABI_VERSION = 7;
+  static final int ABI_VERSION = 8;
 
   /**
    * Added to an isa (NativeKernel does it for inputs of at most one chunk): use whichever
@@ -102,6 +102,18 @@ final class NativeBlake3 {
    */
   static native int hashBlock(int isa, long m0, long m1, long m2, long m3, long m4, long m5, long m6, long m7,
       int len, long k0, long k1, long k2, long k3, int flags, long out);
+
+  /**
+   * {@link #hashBlock} for a chunk of two blocks, {@code len} 65..128 bytes: the first block's
+   * words in {@code a0..a7}, the second's ({@code len - 64} bytes, zero past them) in
+   * {@code b0..b7}. No {@link #UNLESS_QUESTION_MARK}: strings take hashBlock up to one block.
+   *
+   * @return 0
+   * @throws IllegalArgumentException for a {@code len} outside 65..128 or flags above the BLAKE3 ones
+   */
+  static native int hashTwoBlocks(int isa, long a0, long a1, long a2, long a3, long a4, long a5, long a6, long a7,
+      long b0, long b1, long b2, long b3, long b4, long b5, long b6, long b7, int len, long k0, long k1, long k2,
+      long k3, int flags, long out);
 
   /**
    * Added to the flags of {@link #hashBlock}, {@link #hashOneShot} and {@link #hashOneShotDirect}

@@ -201,7 +201,7 @@ final class NativeKernel implements Kernel {
     if (!hashesWhole(len, outLen)) {
       throw new IllegalArgumentException("no whole-input call for " + len + " bytes, " + outLen + " out");
     }
-    if (len <= Spec.BLOCK_LEN && outLen == Spec.OUT_LEN && slots != null
+    if (len <= ShortHashSlots.MAX_LEN && outLen == Spec.OUT_LEN && slots != null
         && slots.hash(blockIsa, in, off, len, key, flags, out, outOff)) {
       return;
     }

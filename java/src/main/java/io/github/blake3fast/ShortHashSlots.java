@@ -8,13 +8,13 @@ import java.nio.ByteOrder;
 import java.util.Objects;
 
 /**
- * Native memory into which the native kernel writes the hash of an input of one block (at most
- * 64 bytes, a 32-byte result), so that such a hash pins no Java array. A JNI call with only
- * numbers for arguments is cheap, but every pin, release or array copy it makes is one more
- * call back into the JVM, each about as costly as the call itself. So the block and the key
- * travel as arguments, and the result comes back through a slot of native memory: measured
- * faster than both the Java engine and a call that pins its input and output (JMH HashBench
- * and a timing loop; figures in bench/notes/decisions.md).
+ * Native memory into which the native kernel writes the hash of an input of one or two blocks
+ * (at most {@link #MAX_LEN} bytes, a 32-byte result), so that such a hash pins no Java array. A
+ * JNI call with only numbers for arguments is cheap, but every pin, release or array copy it
+ * makes is one more call back into the JVM, each about as costly as the call itself. So the
+ * blocks and the key travel as arguments, and the result comes back through a slot of native
+ * memory: measured faster than both the Java engine and a call that pins its input and output
+ * (JMH HashBench and a timing loop; figures in bench/notes/decisions.md).
  *
  * <p>A thread claims the slot its thread id picks with one compare-and-set, makes the call and
  * copies the result out. Two threads that pick the same slot at the same moment do not wait:
@@ -23,6 +23,13 @@ import java.util.Objects;
  * {@link #VIEW_AFTER}.
  */
 final class ShortHashSlots {
+  /**
+   * The longest input: two blocks ({@link NativeBlake3#hashTwoBlocks}), whose 16 words still
+   * travel as arguments. Beyond, the general one-shot (a copy buffer or a pin, the hash copied
+   * out) cost about 180 ns a call more: 65 bytes took twice a 64-byte hash (bench/notes/short-hash.md).
+   */
+  static final int MAX_LEN = 2 * Spec.BLOCK_LEN;
+
   /** Slots, a power of two: enough that threads hashing short inputs at once rarely share one. */
   private static final int SLOTS = 64;
   /**
@@ -97,8 +104,8 @@ final class ShortHashSlots {
   static final int QUESTION_MARK = 2;
 
   /**
-   * Writes the 32-byte hash of {@code len <= 64} bytes of {@code in} (already range-checked) to
-   * {@code out}, or returns false, having written nothing, when this thread's slot is in use.
+   * Writes the 32-byte hash of {@code len <= MAX_LEN} bytes of {@code in} (already range-checked)
+   * to {@code out}, or returns false, having written nothing, when this thread's slot is in use.
    */
   boolean hash(int isa, byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {
     return call(isa, in, off, len, key, flags, out, outOff) == HASHED;
@@ -113,12 +120,13 @@ final class ShortHashSlots {
    * @return {@link #HASHED}, {@link #SLOT_TAKEN} or {@link #QUESTION_MARK}
    */
   int hashText(int isa, byte[] utf8, byte[] out) {
+    Objects.checkIndex(utf8.length, Spec.BLOCK_LEN + 1); // the bytes read by shifts below are one block's
     return call(isa, utf8, 0, utf8.length, Spec.iv(), NativeBlake3.UNLESS_QUESTION_MARK, out, 0);
   }
 
   /** The short-hash call, {@code flags} as hashBlock takes them: {@link #HASHED}, or why not. */
   private int call(int isa, byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {
-    Objects.checkIndex(len, Spec.BLOCK_LEN + 1);
+    Objects.checkIndex(len, MAX_LEN + 1);
     Objects.checkFromIndexSize(outOff, Spec.OUT_LEN, out.length);
     boolean view = made >= viewAfter && (viewReady || startView());
     if (!view) {
@@ -137,6 +145,13 @@ final class ShortHashSlots {
     }
     try {
       int at = slot * SLOT_LEN;
+      if (len > Spec.BLOCK_LEN) { // on the view: a string's bytes are one block at most
+        twoBlocks(isa, in, off, len, key, flags, address + at);
+        for (int i = 0; i < 4; i++) {
+          ArrayWords.LONGS.set(out, outOff + 8 * i, memory.getLong(at + 8 * i));
+        }
+        return HASHED;
+      }
       long w0;
       long w1;
       long w2;
@@ -179,6 +194,21 @@ final class ShortHashSlots {
       release(slot);
     }
     return HASHED;
+  }
+
+  /** The hash of 65..128 bytes, read through the view, to native memory at {@code to}. */
+  private static void twoBlocks(int isa, byte[] in, int off, int len, int[] key, int flags, long to) {
+    int second = off + Spec.BLOCK_LEN;
+    int rest = len - Spec.BLOCK_LEN;
+    NativeBlake3.hashTwoBlocks(isa, ArrayWords.word(in, off, Spec.BLOCK_LEN, 0),
+        ArrayWords.word(in, off, Spec.BLOCK_LEN, 1), ArrayWords.word(in, off, Spec.BLOCK_LEN, 2),
+        ArrayWords.word(in, off, Spec.BLOCK_LEN, 3), ArrayWords.word(in, off, Spec.BLOCK_LEN, 4),
+        ArrayWords.word(in, off, Spec.BLOCK_LEN, 5), ArrayWords.word(in, off, Spec.BLOCK_LEN, 6),
+        ArrayWords.word(in, off, Spec.BLOCK_LEN, 7), ArrayWords.word(in, second, rest, 0),
+        ArrayWords.word(in, second, rest, 1), ArrayWords.word(in, second, rest, 2), ArrayWords.word(in, second, rest, 3),
+        ArrayWords.word(in, second, rest, 4), ArrayWords.word(in, second, rest, 5), ArrayWords.word(in, second, rest, 6),
+        ArrayWords.word(in, second, rest, 7), len, keyPair(key, 0), keyPair(key, 1), keyPair(key, 2), keyPair(key, 3),
+        flags, to);
   }
 
   /** Starts making the array view, once, on a thread of its own; true if it is ready now. */

@@ -17,9 +17,9 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
- * The native short-hash path ({@link ShortHashSlots}: inputs of one block, 32-byte result),
+ * The native short-hash path ({@link ShortHashSlots}: inputs of one or two blocks, 32-byte result),
  * every ISA this CPU runs, each also with the fastest one-block compression the library measured
- * (NativeBlake3.FASTEST_BLOCK), against the Java kernel: every length 0..64 in every mode at odd
+ * (NativeBlake3.FASTEST_BLOCK), against the Java kernel: every length 0..128 in every mode at odd
  * offsets, a taken slot (the hash takes the pinning call instead), threads that share slots, bad ranges.
  */
 class ShortHashTest {
@@ -67,7 +67,7 @@ class ShortHashTest {
       ShortHashSlots copying = ShortHashSlots.create(Integer.MAX_VALUE);
       ShortHashSlots switching = ShortHashSlots.create(100);
       for (int flags : new int[] {0, Spec.KEYED_HASH, Spec.DERIVE_KEY_MATERIAL}) {
-        for (int len = 0; len <= 64; len++) {
+        for (int len = 0; len <= ShortHashSlots.MAX_LEN; len++) {
           int off = rnd.nextInt(9);
           byte[] in = new byte[off + len + rnd.nextInt(9)];
           rnd.nextBytes(in);
@@ -256,10 +256,11 @@ class ShortHashTest {
   }
 
   @Test
-  void rangesBeyondOneBlockOrTheOutputAreRefused() {
+  void rangesBeyondTwoBlocksOrTheOutputAreRefused() {
     for (NativeKernel k : nativeKernels()) {
-      byte[] in = new byte[100];
-      assertThrows(IndexOutOfBoundsException.class, () -> k.slots.hash(k.isa(), in, 0, 65, Spec.iv(), 0, new byte[32], 0));
+      byte[] in = new byte[200];
+      assertThrows(IndexOutOfBoundsException.class, () -> k.slots.hash(k.isa(), in, 0, 129, Spec.iv(), 0, new byte[32], 0));
+      assertThrows(IndexOutOfBoundsException.class, () -> k.slots.hashText(k.isa(), new byte[65], new byte[32]));
       assertThrows(IndexOutOfBoundsException.class, () -> k.slots.hash(k.isa(), in, 0, -1, Spec.iv(), 0, new byte[32], 0));
       assertThrows(IndexOutOfBoundsException.class, () -> k.slots.hash(k.isa(), in, 0, 64, Spec.iv(), 0, new byte[40], 9));
       int slot = ShortHashSlots.slotOf(Thread.currentThread());
