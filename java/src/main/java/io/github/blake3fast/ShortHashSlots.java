@@ -108,7 +108,54 @@ final class ShortHashSlots {
    * to {@code out}, or returns false, having written nothing, when this thread's slot is in use.
    */
   boolean hash(int isa, byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {
+    if (len > Spec.BLOCK_LEN) {
+      return twoBlocks(isa, in, off, len, key, flags, out, outOff);
+    }
     return call(isa, in, off, len, key, flags, out, outOff) == HASHED;
+  }
+
+  /**
+   * {@link #hash} of 65..{@link #MAX_LEN} bytes: the copying call until the view, as in
+   * {@link #call}, then two blocks through the slot. A method of its own: in {@link #call}, the
+   * second block's words made C2 compile the 64-byte hash slower in most JVMs (median of six
+   * 154 against 105 ns).
+   */
+  private boolean twoBlocks(int isa, byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {
+    Objects.checkIndex(len, MAX_LEN + 1);
+    Objects.checkFromIndexSize(outOff, Spec.OUT_LEN, out.length);
+    if (!(made >= viewAfter && (viewReady || startView()))) {
+      if (made < viewAfter) {
+        made++;
+      }
+      NativeBlake3.hashOneShotCopy(isa, in, off, len, key == Spec.iv() ? null : key, flags, 0, out, outOff,
+          Spec.OUT_LEN);
+      return true;
+    }
+    int slot = slotOf(Thread.currentThread());
+    if (!claim(slot)) {
+      return false;
+    }
+    try {
+      int at = slot * SLOT_LEN;
+      int second = off + Spec.BLOCK_LEN;
+      int rest = len - Spec.BLOCK_LEN;
+      NativeBlake3.hashTwoBlocks(isa, ArrayWords.word(in, off, Spec.BLOCK_LEN, 0),
+          ArrayWords.word(in, off, Spec.BLOCK_LEN, 1), ArrayWords.word(in, off, Spec.BLOCK_LEN, 2),
+          ArrayWords.word(in, off, Spec.BLOCK_LEN, 3), ArrayWords.word(in, off, Spec.BLOCK_LEN, 4),
+          ArrayWords.word(in, off, Spec.BLOCK_LEN, 5), ArrayWords.word(in, off, Spec.BLOCK_LEN, 6),
+          ArrayWords.word(in, off, Spec.BLOCK_LEN, 7), ArrayWords.word(in, second, rest, 0),
+          ArrayWords.word(in, second, rest, 1), ArrayWords.word(in, second, rest, 2),
+          ArrayWords.word(in, second, rest, 3), ArrayWords.word(in, second, rest, 4),
+          ArrayWords.word(in, second, rest, 5), ArrayWords.word(in, second, rest, 6),
+          ArrayWords.word(in, second, rest, 7), len, keyPair(key, 0), keyPair(key, 1), keyPair(key, 2),
+          keyPair(key, 3), flags, address + at);
+      for (int i = 0; i < 4; i++) {
+        ArrayWords.LONGS.set(out, outOff + 8 * i, memory.getLong(at + 8 * i));
+      }
+      return true;
+    } finally {
+      release(slot);
+    }
   }
 
   /**
@@ -120,13 +167,12 @@ final class ShortHashSlots {
    * @return {@link #HASHED}, {@link #SLOT_TAKEN} or {@link #QUESTION_MARK}
    */
   int hashText(int isa, byte[] utf8, byte[] out) {
-    Objects.checkIndex(utf8.length, Spec.BLOCK_LEN + 1); // the bytes read by shifts below are one block's
     return call(isa, utf8, 0, utf8.length, Spec.iv(), NativeBlake3.UNLESS_QUESTION_MARK, out, 0);
   }
 
   /** The short-hash call, {@code flags} as hashBlock takes them: {@link #HASHED}, or why not. */
   private int call(int isa, byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {
-    Objects.checkIndex(len, MAX_LEN + 1);
+    Objects.checkIndex(len, Spec.BLOCK_LEN + 1);
     Objects.checkFromIndexSize(outOff, Spec.OUT_LEN, out.length);
     boolean view = made >= viewAfter && (viewReady || startView());
     if (!view) {
@@ -145,13 +191,6 @@ final class ShortHashSlots {
     }
     try {
       int at = slot * SLOT_LEN;
-      if (len > Spec.BLOCK_LEN) { // on the view: a string's bytes are one block at most
-        twoBlocks(isa, in, off, len, key, flags, address + at);
-        for (int i = 0; i < 4; i++) {
-          ArrayWords.LONGS.set(out, outOff + 8 * i, memory.getLong(at + 8 * i));
-        }
-        return HASHED;
-      }
       long w0;
       long w1;
       long w2;
@@ -194,21 +233,6 @@ final class ShortHashSlots {
       release(slot);
     }
     return HASHED;
-  }
-
-  /** The hash of 65..128 bytes, read through the view, to native memory at {@code to}. */
-  private static void twoBlocks(int isa, byte[] in, int off, int len, int[] key, int flags, long to) {
-    int second = off + Spec.BLOCK_LEN;
-    int rest = len - Spec.BLOCK_LEN;
-    NativeBlake3.hashTwoBlocks(isa, ArrayWords.word(in, off, Spec.BLOCK_LEN, 0),
-        ArrayWords.word(in, off, Spec.BLOCK_LEN, 1), ArrayWords.word(in, off, Spec.BLOCK_LEN, 2),
-        ArrayWords.word(in, off, Spec.BLOCK_LEN, 3), ArrayWords.word(in, off, Spec.BLOCK_LEN, 4),
-        ArrayWords.word(in, off, Spec.BLOCK_LEN, 5), ArrayWords.word(in, off, Spec.BLOCK_LEN, 6),
-        ArrayWords.word(in, off, Spec.BLOCK_LEN, 7), ArrayWords.word(in, second, rest, 0),
-        ArrayWords.word(in, second, rest, 1), ArrayWords.word(in, second, rest, 2), ArrayWords.word(in, second, rest, 3),
-        ArrayWords.word(in, second, rest, 4), ArrayWords.word(in, second, rest, 5), ArrayWords.word(in, second, rest, 6),
-        ArrayWords.word(in, second, rest, 7), len, keyPair(key, 0), keyPair(key, 1), keyPair(key, 2), keyPair(key, 3),
-        flags, to);
   }
 
   /** Starts making the array view, once, on a thread of its own; true if it is ready now. */
