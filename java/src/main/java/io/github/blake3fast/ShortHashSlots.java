@@ -25,8 +25,9 @@ import java.util.Objects;
 final class ShortHashSlots {
   /**
    * The longest input: two blocks ({@link NativeBlake3#hashTwoBlocks}), whose 16 words still
-   * travel as arguments. Beyond, the general one-shot (a copy buffer or a pin, the hash copied
-   * out) cost about 180 ns a call more: 65 bytes took twice a 64-byte hash (bench/notes/short-hash.md).
+   * travel as arguments. Through the general one-shot (a copy buffer or a pin, the hash copied
+   * out), 65 and 128 bytes took 212-219 ns, twice a 64-byte hash; through the slots, 171-178
+   * (bench/notes/short-hash.md, "Two blocks through the slots").
    */
   static final int MAX_LEN = 2 * Spec.BLOCK_LEN;
 
