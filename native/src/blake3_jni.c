@@ -388,6 +388,16 @@ static int b3j_has_question_mark(const b3j_u64x2 block[4]) {
   return (any[0] | any[1]) != 0;
 }
 
+/* A short hash's result, the chaining value as 32 little-endian bytes, to the slot at `out`. */
+static void b3j_slot_out(jlong out, const uint32_t cv[8]) {
+  uint8_t *o = (uint8_t *)(uintptr_t)out;
+  if (B3J_BIG_ENDIAN) {
+    for (int i = 0; i < 8; i++) blake3_store32(o + 4 * i, cv[i]);
+  } else {
+    memcpy(o, cv, 32); /* Java reads it back as four 8-byte words */
+  }
+}
+
 /* The root hash of one block of len (0..64) bytes, given as eight little-endian words m0..m7
  * (zero past len), under the key k0..k3 (two key words each, the lower one in the low half);
  * the 32-byte result goes to native memory at `out` (ShortHashSlots in Java). Numbers only:
@@ -415,12 +425,7 @@ static jint JNICALL b3j_hash_block(JNIEnv *env, jclass cls, jint isa, jlong m0, 
   b3j_kernel(isa)->compress_in_place(
       cv, (const uint8_t *)block, (uint8_t)len, 0,
       (uint8_t)((flags & ~B3J_UNLESS_QUESTION_MARK) | CHUNK_START | CHUNK_END | ROOT));
-  uint8_t *o = (uint8_t *)(uintptr_t)out;
-  if (B3J_BIG_ENDIAN) {
-    for (int i = 0; i < 8; i++) blake3_store32(o + 4 * i, cv[i]);
-  } else {
-    memcpy(o, cv, sizeof cv); /* Java reads it back as four 8-byte words */
-  }
+  b3j_slot_out(out, cv);
   return 0;
 }
 
@@ -454,12 +459,7 @@ static jint JNICALL b3j_hash_two_blocks(JNIEnv *env, jclass cls, jint isa, jlong
                        (uint8_t)(flags | CHUNK_START));
   k->compress_in_place(cv, (const uint8_t *)second, (uint8_t)(len - BLAKE3_BLOCK_LEN), 0,
                        (uint8_t)(flags | CHUNK_END | ROOT));
-  uint8_t *o = (uint8_t *)(uintptr_t)out;
-  if (B3J_BIG_ENDIAN) {
-    for (int i = 0; i < 8; i++) blake3_store32(o + 4 * i, cv[i]);
-  } else {
-    memcpy(o, cv, sizeof cv);
-  }
+  b3j_slot_out(out, cv);
   return 0;
 }
 
