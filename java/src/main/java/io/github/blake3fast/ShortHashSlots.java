@@ -47,10 +47,11 @@ final class ShortHashSlots {
    * -Xint, against 5.9 for the block's bytes read by shifts into the slot) but three calls back
    * into the JVM a hash once compiled: 135-139 ns against the view's 97-98. The view is a
    * byte-array VarHandle, whose creation costs milliseconds (JDK 17 spins classes for it) and
-   * which runs slowest of all interpreted, so it is made on a thread of its own: a program that
-   * makes a few short hashes never pays for it. The switch comes early, before C2 has compiled
-   * the copying path: switched after 65,536 hashes, C2's code recompiled after the switch ran
-   * the steady state 9% slower (bench/notes/short-hash.md, "A copying call until the view").
+   * which runs slowest of all interpreted, so it is made on a thread of its own, which also runs
+   * it until compiled ({@link ArrayWords#warm}): a program that makes a few short hashes never
+   * pays for it. The switch comes early, before C2 has compiled the copying path: switched
+   * after 65,536 hashes, C2's code recompiled after the switch ran the steady state 9% slower
+   * (bench/notes/short-hash.md, "A copying call until the view").
    */
   static final int VIEW_AFTER = 1 << 12;
 
@@ -151,7 +152,7 @@ final class ShortHashSlots {
           ArrayWords.word(in, second, rest, 7), len, keyPair(key, 0), keyPair(key, 1), keyPair(key, 2),
           keyPair(key, 3), flags, address + at);
       for (int i = 0; i < 4; i++) {
-        ArrayWords.LONGS.set(out, outOff + 8 * i, memory.getLong(at + 8 * i));
+        ArrayWords.put(out, outOff + 8 * i, memory.getLong(at + 8 * i));
       }
       return true;
     } finally {
@@ -225,7 +226,7 @@ final class ShortHashSlots {
       }
       if (view) {
         for (int i = 0; i < 4; i++) {
-          ArrayWords.LONGS.set(out, outOff + 8 * i, memory.getLong(at + 8 * i));
+          ArrayWords.put(out, outOff + 8 * i, memory.getLong(at + 8 * i));
         }
       } else {
         memory.get(at, out, outOff, Spec.OUT_LEN);
@@ -267,6 +268,7 @@ final class ShortHashSlots {
   static void makeView() {
     try {
       ArrayWords.ready();
+      ArrayWords.warm();
       viewReady = true;
     } catch (Throwable t) {
       NativeLoader.log(Level.DEBUG, "blake3-fast: short hashes keep the copying call, no array view: " + t);
@@ -328,14 +330,50 @@ final class ShortHashSlots {
   /** The block's words read from the caller's array; a class of its own so that it is created late. */
   private static final class ArrayWords {
     static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    /** Enough rounds (8 reads, 4 writes each) for C1 and C2 to compile the view's methods. */
+    static final int WARM_ROUNDS = 2_000;
 
     /** Nothing: calling it initializes the class, which makes the view. */
     static void ready() {}
+
+    /**
+     * Reads and writes through the view until the JIT has compiled its methods, on the thread
+     * that makes the view, before any short hash uses it. Otherwise the first hashes through it
+     * run the VarHandle's and the slot's reads interpreted, sixteen a hash at about 1 us each:
+     * the first 6,000 hashes after the switch took 10.6-16.5 ms, against 2.0-5.0 ms warmed
+     * (bench/notes/short-hash.md, "The switch to the view").
+     */
+    static long warm() {
+      byte[] block = new byte[Spec.BLOCK_LEN + 7];
+      ByteBuffer result; // read as a slot's native memory is read: that method wants warming too
+      try {
+        result = ByteBuffer.allocateDirect(Spec.OUT_LEN).order(ByteOrder.LITTLE_ENDIAN);
+      } catch (OutOfMemoryError e) { // no direct memory to spare now: warm the view's methods alone
+        result = ByteBuffer.allocate(Spec.OUT_LEN).order(ByteOrder.LITTLE_ENDIAN);
+      }
+      long sum = 0;
+      for (int round = 0; round < WARM_ROUNDS; round++) {
+        int off = round & 7;
+        for (int i = 0; i < 8; i++) {
+          sum += word(block, off, Spec.BLOCK_LEN, i);
+        }
+        result.putLong(8 * (round & 3), sum);
+        for (int i = 0; i < 4; i++) {
+          put(block, off + 8 * i, result.getLong(8 * i));
+        }
+      }
+      return sum;
+    }
 
     /** Little-endian word {@code i} (bytes 8i..8i+7) of a block of {@code len} bytes: zero past the end. */
     static long word(byte[] in, int off, int len, int i) {
       int from = 8 * i;
       return from + 8 <= len ? (long) LONGS.get(in, off + from) : partial(in, off, len, from);
+    }
+
+    /** Writes {@code v} little-endian to {@code out[at, at + 8)}. */
+    static void put(byte[] out, int at, long v) {
+      LONGS.set(out, at, v);
     }
   }
 
