@@ -330,7 +330,10 @@ final class ShortHashSlots {
   /** The block's words read from the caller's array; a class of its own so that it is created late. */
   private static final class ArrayWords {
     static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    /** Enough rounds (8 reads, 4 writes each) for C1 and C2 to compile the view's methods. */
+    /**
+     * Rounds of {@link #warm} (8 reads, 4 writes each): enough, seen with
+     * -XX:+PrintCompilation, for the VarHandle's methods to reach C1 and ours C2 within them.
+     */
     static final int WARM_ROUNDS = 2_000;
 
     /** Nothing: calling it initializes the class, which makes the view. */
@@ -342,6 +345,8 @@ final class ShortHashSlots {
      * run the VarHandle's and the slot's reads interpreted, sixteen a hash at about 1 us each:
      * the first 6,000 hashes after the switch took 10.6-16.5 ms, against 2.0-5.0 ms warmed
      * (bench/notes/short-hash.md, "The switch to the view").
+     *
+     * @return a sum of what it read, so that no compiler can drop the reads as unused
      */
     static long warm() {
       byte[] block = new byte[Spec.BLOCK_LEN + 7];
