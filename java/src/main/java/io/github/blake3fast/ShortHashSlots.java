@@ -269,9 +269,26 @@ final class ShortHashSlots {
     try {
       ArrayWords.ready();
       ArrayWords.warm();
+      loadSlotReadTypes();
       viewReady = true;
     } catch (Throwable t) {
       NativeLoader.log(Level.DEBUG, "blake3-fast: short hashes keep the copying call, no array view: " + t);
+    }
+  }
+
+  /**
+   * Loads the classes named in the signatures of the direct buffer's accessors, which copy the
+   * hash out of the slot (JDK 17's {@code ScopedMemoryAccess.Scope}, a later JDK's session
+   * class): C2 does not inline a method whose signature names a class not yet loaded, and the
+   * JVM loads these at a moment that varies, so that in some JVMs the short-hash path was
+   * compiled with those reads left as calls, 101-111 ns a 64-byte hash for the life of the
+   * process against 90 (bench/notes/short-hash.md, "Two steady states"). Best effort.
+   */
+  private static void loadSlotReadTypes() {
+    try {
+      java.nio.Buffer.class.getDeclaredMethods();
+    } catch (RuntimeException e) { // a security manager's refusal: the reads may stay calls
+      NativeLoader.log(Level.DEBUG, "blake3-fast: the slot's reads may not be inlined: " + e);
     }
   }
 
