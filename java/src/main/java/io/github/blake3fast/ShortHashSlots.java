@@ -287,7 +287,7 @@ final class ShortHashSlots {
   private static void loadSlotReadTypes() {
     try {
       java.nio.Buffer.class.getDeclaredMethods();
-    } catch (RuntimeException e) { // a security manager's refusal: the reads may stay calls
+    } catch (RuntimeException | LinkageError e) { // a security manager's refusal, say: the view works
       NativeLoader.log(Level.DEBUG, "blake3-fast: the slot's reads may not be inlined: " + e);
     }
   }
