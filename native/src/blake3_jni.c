@@ -34,7 +34,7 @@
 #include "blake3_impl.h"
 #include "blake3_mapped.h"
 
-#define B3J_ABI_VERSION 8
+#define B3J_ABI_VERSION 9
 #define B3J_DEFAULT_CLASS "io.github.blake3fast.NativeBlake3"
 #define B3J_PROPERTY "blake3fast.jni.class"
 #define B3J_MAX_SUBTREES 128 /* blake3_hash_subtrees writes at most this many CVs */
@@ -463,6 +463,41 @@ static jint JNICALL b3j_hash_two_blocks(JNIEnv *env, jclass cls, jint isa, jlong
   return 0;
 }
 
+/* The root hash of one chunk of len (0..1024) bytes that Java copied into its slot of native
+ * memory at `at` (ShortHashSlots, inputs of 129..1024 bytes), written over the slot's first 32
+ * bytes; key and flags as hashBlock takes them. Numbers only, like hashBlock: against the general
+ * one-shot on a copy buffer, no call back into the JVM for the buffer's address or for the hash
+ * copied out, and no tree state (bench/notes/short-hash.md, "One chunk through the slots"). No
+ * '?' test: a len outside 0..1024, flags above 0xFF or a null address throw
+ * IllegalArgumentException. */
+static jint JNICALL b3j_hash_chunk_at(JNIEnv *env, jclass cls, jint isa, jint len, jlong k0,
+                                      jlong k1, jlong k2, jlong k3, jint flags, jlong at) {
+  (void)cls;
+  if (len < 0 || len > BLAKE3_CHUNK_LEN || (flags & ~0xFF) != 0 || at == 0) {
+    b3j_throw_iae(env, "blake3fast: hashChunkAt takes 0..1024 bytes, BLAKE3 flags only");
+    return 0;
+  }
+  const uint8_t *in = (const uint8_t *)(uintptr_t)at;
+  const b3j_u64x2 key[2] = {{B3J_PAIR64(k0), B3J_PAIR64(k1)}, {B3J_PAIR64(k2), B3J_PAIR64(k3)}};
+  uint32_t cv[8];
+  memcpy(cv, key, sizeof cv);
+  const blake3_kernel *k = b3j_kernel(isa);
+  uint8_t start = CHUNK_START;
+  size_t done = 0;
+  while ((size_t)len - done > BLAKE3_BLOCK_LEN) {
+    k->compress_in_place(cv, in + done, BLAKE3_BLOCK_LEN, 0, (uint8_t)(flags | start));
+    start = 0;
+    done += BLAKE3_BLOCK_LEN;
+  }
+  /* The last block, full or not, zero-padded in a copy: the kernels read 64 bytes. */
+  uint8_t last[BLAKE3_BLOCK_LEN] = {0};
+  memcpy(last, in + done, (size_t)len - done);
+  k->compress_in_place(cv, last, (uint8_t)((size_t)len - done), 0,
+                       (uint8_t)(flags | start | CHUNK_END | ROOT));
+  b3j_slot_out(at, cv);
+  return 0;
+}
+
 /* ---- the copying entry points (no critical section) ----------------------------------------- */
 
 /* A copy buffer for `want` bytes: the stack buffer when they fit or malloc fails (then *cap may
@@ -729,6 +764,7 @@ static JNINativeMethod b3j_methods[] = {
     {"directAddress", "(Ljava/nio/ByteBuffer;)J", (void *)b3j_direct_address},
     {"hashBlock", "(IJJJJJJJJIJJJJIJ)I", (void *)b3j_hash_block},
     {"hashTwoBlocks", "(IJJJJJJJJJJJJJJJJIJJJJIJ)I", (void *)b3j_hash_two_blocks},
+    {"hashChunkAt", "(IIJJJJIJ)I", (void *)b3j_hash_chunk_at},
     {"hashSubtreesCopy", "(I[BII[IJI[II)I", (void *)b3j_hash_subtrees_copy},
     {"hashOneShotCopy", "(I[BII[IIJ[BII)V", (void *)b3j_hash_oneshot_copy},
     {"rootOutputCopy", "(I[I[IIIJ[BII)V", (void *)b3j_root_output_copy},

@@ -425,6 +425,7 @@ typedef jint (*fn_block)(JNIEnv *, jclass, jint, jlong, jlong, jlong, jlong, jlo
 typedef jint (*fn_two_blocks)(JNIEnv *, jclass, jint, jlong, jlong, jlong, jlong, jlong, jlong, jlong, jlong, jlong,
                               jlong, jlong, jlong, jlong, jlong, jlong, jlong, jint, jlong, jlong, jlong, jlong, jint,
                               jlong);
+typedef jint (*fn_chunk_at)(JNIEnv *, jclass, jint, jint, jlong, jlong, jlong, jlong, jint, jlong);
 
 static struct {
   fn_i abi_version, supported_isas;
@@ -440,6 +441,7 @@ static struct {
   fn_mapped mapped;
   fn_many many, many_direct;
   fn_two_blocks hash_two_blocks;
+  fn_chunk_at hash_chunk_at;
 } N;
 
 static const struct {
@@ -466,6 +468,7 @@ static const struct {
     {"hashParentCvs", "(I[BII[II[BI)V"},
     {"hashParentCvsDirect", "(ILjava/nio/ByteBuffer;II[IILjava/nio/ByteBuffer;I)V"},
     {"hashTwoBlocks", "(IJJJJJJJJJJJJJJJJIJJJJIJ)I"},
+    {"hashChunkAt", "(IIJJJJIJ)I"},
 };
 
 static void *native_fn(const char *name, const char *sig) {
@@ -862,6 +865,58 @@ static void test_hash_two_blocks(int rounds) {
          g_fail == before ? "ok" : "FAILED");
 }
 
+/* hashChunkAt (a chunk of 0..1024 bytes in native memory, hashed in place) against hashOneShot,
+ * every length 0..1024 and mode, on every ISA and on the fastest one-block compression. The
+ * input is an allocation of exactly max(len, 32) bytes (valgrind, ASan: no read past len); the
+ * hash replaces its first 32 bytes and nothing else. A length outside 0..1024, a flag above 0xFF
+ * or a null address throws IllegalArgumentException and writes nothing. */
+static void test_hash_chunk_at(int rounds) {
+  long before = g_fail;
+  for (int r = 0; r < rounds; r++) {
+    for (size_t len = 0; len <= 1024; len += (r == 0 ? 1 : 1 + rnd() % 61)) {
+      uint8_t in[1024];
+      for (size_t i = 0; i < len; i++) in[i] = (uint8_t)rnd();
+      const int flags = (int[]){0, KEYED_HASH, DERIVE_KEY_MATERIAL}[(r + len) % 3];
+      uint32_t kw[8];
+      for (int i = 0; i < 8; i++) kw[i] = flags == 0 ? blake3_iv[i] : (uint32_t)rnd();
+      uint64_t k[4];
+      for (int i = 0; i < 4; i++) k[i] = (uint64_t)kw[2 * i] | (uint64_t)kw[2 * i + 1] << 32;
+      uint8_t want[32];
+      int ok = oneshot(BLAKE3_ISA_PORTABLE, 0, in, len, 0, kw, flags, 0, 32, 0, want);
+      for (int t = 0; t <= g_nisas; t++) {
+        const int isa = t < g_nisas ? g_isas[t] : g_isas[g_nisas - 1] | 0x100;
+        const size_t cap = len < 32 ? 32 : len;
+        uint8_t *slot = malloc(cap);
+        memcpy(slot, in, len);
+        memset(slot + len, 0x5A, cap - len);
+        jint got = N.hash_chunk_at(&g_env, NULL, isa, (jint)len, (jlong)k[0], (jlong)k[1], (jlong)k[2],
+                                   (jlong)k[3], flags, (jlong)(uintptr_t)slot);
+        int rest = memcmp(slot + 32, in + 32, len > 32 ? len - 32 : 0) == 0;
+        ok &= got == 0 && !M.pending && M.critical == 0 && memcmp(slot, want, 32) == 0 && rest;
+        check(ok, "%s hashChunkAt len=%zu flags=%d", t < g_nisas ? ISA_NAMES[isa] : "fastest-block", len, flags);
+        free(slot);
+      }
+    }
+  }
+  const struct {
+    jint len, flags;
+    int null_at;
+  } bad[] = {{1025, 0, 0}, {-1, 0, 0}, {INT32_MIN, 0, 0}, {100, 0x100, 0}, {100, 0x1000, 0}, {100, 0, 1}};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    uint8_t slot[1024];
+    memset(slot, 0xA5, sizeof slot);
+    N.hash_chunk_at(&g_env, NULL, g_isas[0], bad[i].len, 0, 0, 0, 0, bad[i].flags,
+                    bad[i].null_at ? 0 : (jlong)(uintptr_t)slot);
+    int untouched = 1;
+    for (size_t j = 0; j < sizeof slot; j++) untouched &= slot[j] == 0xA5;
+    check(untouched, "hashChunkAt len=%d flags=%#x null=%d wrote nothing", (int)bad[i].len, (unsigned)bad[i].flags,
+          bad[i].null_at);
+    expect_exception("hashChunkAt, bad length, flags or address", "java/lang/IllegalArgumentException");
+  }
+  printf("  hashChunkAt, %d rounds of lengths 0..1024 x %d ISAs and the fastest; refusals: %s\n", rounds, g_nisas,
+         g_fail == before ? "ok" : "FAILED");
+}
+
 /* hashOneShot and hashOneShotDirect with UNLESS_QUESTION_MARK (0x100) added to the flags: a
  * '?' anywhere in the input (and only in it: one is left just outside the range) returns 1 with
  * the output untouched and the input released; otherwise 0 and the hash without the flag.
@@ -1234,8 +1289,9 @@ int main(int argc, char **argv) {
   N.many = (fn_many)f[14];
   N.many_direct = (fn_many)f[15];
   N.hash_two_blocks = (fn_two_blocks)f[20];
+  N.hash_chunk_at = (fn_chunk_at)f[21];
 
-  check(N.abi_version(&g_env, NULL) == 8, "abiVersion is 8");
+  check(N.abi_version(&g_env, NULL) == 9, "abiVersion is 9");
   const jint supported = N.supported_isas(&g_env, NULL);
   check(supported & 1, "portable is supported");
   const char *cap_env = getenv("BLAKE3_ISA");
@@ -1256,6 +1312,7 @@ int main(int argc, char **argv) {
   test_hash_block(quick ? 3 : 12);
   test_fastest_block_timings(quick ? 1200 : 20000);
   test_hash_two_blocks(quick ? 2 : 8);
+  test_hash_chunk_at(quick ? 2 : 6);
   test_unless_question_mark(quick ? 2 : 8);
   test_hash_many(quick ? 8 : 40);
   test_error_paths();

@@ -12,7 +12,7 @@ final class NativeBlake3 {
   private NativeBlake3() {}
 
   /** The contract version this class speaks; a library answering otherwise is refused. */
-  static final int ABI_VERSION = 8;
+  static final int ABI_VERSION = 9;
 
   /**
    * Added to an isa (NativeKernel does it for inputs of at most one chunk): use whichever
@@ -114,6 +114,18 @@ final class NativeBlake3 {
   static native int hashTwoBlocks(int isa, long a0, long a1, long a2, long a3, long a4, long a5, long a6, long a7,
       long b0, long b1, long b2, long b3, long b4, long b5, long b6, long b7, int len, long k0, long k1, long k2,
       long k3, int flags, long out);
+
+  /**
+   * The root hash of one chunk of {@code len} (0..1024) bytes at native memory {@code at}, written
+   * over its first 32 bytes; key and flags as {@link #hashBlock} takes them (no
+   * {@link #UNLESS_QUESTION_MARK}). {@link ShortHashSlots} copies inputs of 129..1024 bytes into
+   * its slot and calls this: no call back into the JVM, unlike the general one-shot.
+   *
+   * @return 0
+   * @throws IllegalArgumentException for a {@code len} outside 0..1024, flags above the BLAKE3 ones
+   *     or a zero address
+   */
+  static native int hashChunkAt(int isa, int len, long k0, long k1, long k2, long k3, int flags, long at);
 
   /**
    * Added to the flags of {@link #hashBlock}, {@link #hashOneShot} and {@link #hashOneShotDirect}

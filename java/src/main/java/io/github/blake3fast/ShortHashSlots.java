@@ -8,36 +8,46 @@ import java.nio.ByteOrder;
 import java.util.Objects;
 
 /**
- * Native memory into which the native kernel writes the hash of an input of one or two blocks
- * (at most {@link #MAX_LEN} bytes, a 32-byte result), so that such a hash pins no Java array. A
- * JNI call with only numbers for arguments is cheap, but every pin, release or array copy it
- * makes is one more call back into the JVM, each about as costly as the call itself. So the
- * blocks and the key travel as arguments, and the result comes back through a slot of native
- * memory: measured faster than both the Java engine and a call that pins its input and output
- * (JMH HashBench and a timing loop; figures in bench/notes/decisions.md).
+ * Native memory into which the native kernel writes the hash of an input of at most one chunk
+ * ({@link #MAX_LEN} bytes, a 32-byte result), so that such a hash pins no Java array. A JNI call
+ * with only numbers for arguments is cheap, but every pin, release or array copy it makes is one
+ * more call back into the JVM, each about as costly as the call itself. So the blocks of an input
+ * of up to two blocks and the key travel as arguments, a longer input is copied into the slot
+ * from Java, and the result comes back through the slot: measured faster than both the Java
+ * engine and a call that pins its input and output (JMH HashBench and a timing loop; figures in
+ * bench/notes/decisions.md and bench/notes/short-hash.md).
  *
  * <p>A thread claims the slot its thread id picks with one compare-and-set, makes the call and
  * copies the result out. Two threads that pick the same slot at the same moment do not wait:
  * the one that finds it taken makes the general JNI call instead (which pins or copies, see
- * {@link CriticalArrays}). A JVM's first 4,096 short hashes take no slot: see
+ * {@link CriticalArrays}). A JVM's first 4,096 hashes of up to two blocks take no slot: see
  * {@link #VIEW_AFTER}.
  */
 final class ShortHashSlots {
   /**
-   * The longest input: two blocks ({@link NativeBlake3#hashTwoBlocks}), whose 16 words still
-   * travel as arguments. Through the general one-shot (a copy buffer or a pin, the hash copied
-   * out), 65 and 128 bytes took 212-219 ns, twice a 64-byte hash; through the slots, 171-178
-   * (bench/notes/short-hash.md, "Two blocks through the slots").
+   * The longest input: one chunk, copied into the slot ({@link NativeBlake3#hashChunkAt}).
+   * Through the general one-shot, 129 bytes spent about a tenth of its time in the calls back
+   * into the JVM for the copy buffer's address and the hash copied out, which left it behind the
+   * Java engine (bench/notes/short-hash.md, "One chunk through the slots").
    */
-  static final int MAX_LEN = 2 * Spec.BLOCK_LEN;
+  static final int MAX_LEN = Spec.CHUNK_LEN;
+
+  /**
+   * The longest input whose words travel as arguments: two blocks
+   * ({@link NativeBlake3#hashTwoBlocks}). Through the general one-shot (a copy buffer or a pin,
+   * the hash copied out), 65 and 128 bytes took 212-219 ns, twice a 64-byte hash; through the
+   * slots, 171-178 (bench/notes/short-hash.md, "Two blocks through the slots").
+   */
+  static final int WORDS_MAX_LEN = 2 * Spec.BLOCK_LEN;
 
   /** Slots, a power of two: enough that threads hashing short inputs at once rarely share one. */
   private static final int SLOTS = 64;
   /**
-   * Bytes per slot: the 32-byte result on its way out, in a 64-byte cache line of its own so
-   * that threads using neighbouring slots do not contend.
+   * Bytes per slot: a chunk on its way in, the 32-byte result on its way out; a multiple of 64,
+   * so that each slot starts a cache line of its own and threads using neighbouring slots do not
+   * contend. 64 KiB of direct memory in all.
    */
-  private static final int SLOT_LEN = 64;
+  private static final int SLOT_LEN = Spec.CHUNK_LEN;
 
   /**
    * Short hashes made before the slots read the block's words through a view of the caller's
@@ -110,6 +120,9 @@ final class ShortHashSlots {
    * to {@code out}, or returns false, having written nothing, when this thread's slot is in use.
    */
   boolean hash(int isa, byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {
+    if (len > WORDS_MAX_LEN) {
+      return chunk(isa, in, off, len, key, flags, out, outOff);
+    }
     if (len > Spec.BLOCK_LEN) {
       return twoBlocks(isa, in, off, len, key, flags, out, outOff);
     }
@@ -117,13 +130,42 @@ final class ShortHashSlots {
   }
 
   /**
-   * {@link #hash} of 65..{@link #MAX_LEN} bytes: the copying call until the view, as in
+   * {@link #hash} of {@code WORDS_MAX_LEN + 1..}{@link #MAX_LEN} bytes: copied into the slot in
+   * bulk, hashed there, the hash copied out. No array view needed: at these lengths the bulk
+   * copies cost little against the compressions, and they are the copy the general one-shot
+   * makes into its copy buffer anyway.
+   */
+  private boolean chunk(int isa, byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {
+    Objects.checkIndex(len, MAX_LEN + 1); // the slot holds a chunk, and C reads len bytes of it
+    Objects.checkFromIndexSize(off, len, in.length);
+    Objects.checkFromIndexSize(outOff, Spec.OUT_LEN, out.length);
+    if (!slotTypesLoaded) {
+      loadSlotTypes();
+    }
+    int slot = slotOf(Thread.currentThread());
+    if (!claim(slot)) {
+      return false;
+    }
+    try {
+      int at = slot * SLOT_LEN;
+      memory.put(at, in, off, len);
+      NativeBlake3.hashChunkAt(isa, len, keyPair(key, 0), keyPair(key, 1), keyPair(key, 2), keyPair(key, 3), flags,
+          address + at);
+      memory.get(at, out, outOff, Spec.OUT_LEN);
+      return true;
+    } finally {
+      release(slot);
+    }
+  }
+
+  /**
+   * {@link #hash} of 65..{@link #WORDS_MAX_LEN} bytes: the copying call until the view, as in
    * {@link #call}, then two blocks through the slot. A method of its own: in {@link #call}, the
    * second block's words made C2 compile the 64-byte hash slower in most JVMs (median of six
    * 154 against 105 ns).
    */
   private boolean twoBlocks(int isa, byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {
-    Objects.checkIndex(len, MAX_LEN + 1);
+    Objects.checkIndex(len, WORDS_MAX_LEN + 1);
     Objects.checkFromIndexSize(outOff, Spec.OUT_LEN, out.length);
     if (!(made >= viewAfter && (viewReady || startView()))) {
       if (made < viewAfter) {
@@ -269,27 +311,34 @@ final class ShortHashSlots {
     try {
       ArrayWords.ready();
       ArrayWords.warm();
-      loadSlotReadTypes();
+      loadSlotTypes();
       viewReady = true;
     } catch (Throwable t) {
       NativeLoader.log(Level.DEBUG, "blake3-fast: short hashes keep the copying call, no array view: " + t);
     }
   }
 
+  /** Whether {@link #loadSlotTypes} has run (racy: a second run does no harm). */
+  private static volatile boolean slotTypesLoaded;
+
   /**
-   * Loads the classes named in the signatures of the direct buffer's accessors, which copy the
-   * hash out of the slot (JDK 17's {@code ScopedMemoryAccess.Scope}, a later JDK's session
-   * class): C2 does not inline a method whose signature names a class not yet loaded, and the
-   * JVM loads these at a moment that varies, so that in some JVMs the short-hash path was
-   * compiled with those reads left as calls, 101-111 ns a 64-byte hash for the life of the
-   * process against 90 (bench/notes/short-hash.md, "Two steady states"). Best effort.
+   * Loads the classes named in the signatures of the direct buffer's accessors, through which
+   * the slot is written and read (JDK 17's {@code ScopedMemoryAccess.Scope}, a later JDK's
+   * session class): C2 does not inline a method whose signature names a class not yet loaded,
+   * and the JVM loads these at a moment that varies, so that in some JVMs the short-hash path
+   * was compiled with those accesses left as calls, for the life of the process: 101-111 ns a
+   * 64-byte hash against 90 (bench/notes/short-hash.md, "Two steady states"). The bulk copies
+   * of {@link #chunk} are such accesses too, and nothing else loads the classes for a program
+   * whose inputs are all longer than two blocks, so the first such hash runs this. Once per
+   * JVM, about 0.14 ms; best effort.
    */
-  private static void loadSlotReadTypes() {
+  private static void loadSlotTypes() {
     try {
       java.nio.Buffer.class.getDeclaredMethods();
-    } catch (RuntimeException | LinkageError e) { // a security manager's refusal, say: the view works
+    } catch (RuntimeException | LinkageError e) { // a security manager's refusal, say: the slots work
       NativeLoader.log(Level.DEBUG, "blake3-fast: the slot's reads may not be inlined: " + e);
     }
+    slotTypesLoaded = true;
   }
 
   /** A class, not a lambda: the first lambda of a JVM costs milliseconds of start-up. */

@@ -17,9 +17,9 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
- * The native short-hash path ({@link ShortHashSlots}: inputs of one or two blocks, 32-byte result),
+ * The native short-hash path ({@link ShortHashSlots}: inputs of up to one chunk, 32-byte result),
  * every ISA this CPU runs, each also with the fastest one-block compression the library measured
- * (NativeBlake3.FASTEST_BLOCK), against the Java kernel: every length 0..128 in every mode at odd
+ * (NativeBlake3.FASTEST_BLOCK), against the Java kernel: every length 0..1024 in every mode at odd
  * offsets, a taken slot (the hash takes the pinning call instead), threads that share slots, bad ranges.
  */
 class ShortHashTest {
@@ -188,12 +188,15 @@ class ShortHashTest {
       assertTrue(viewing.claim(slot));
       assertTrue(k.slots.claim(slot));
       try {
-        byte[] in = "taken".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-        byte[] out = new byte[32];
-        assertFalse(viewing.hash(k.isa(), in, 0, in.length, Spec.iv(), 0, out, 0), "a taken slot is not used");
-        assertArrayEquals(new byte[32], out, "nothing written");
-        OneShot.hash(k, in, 0, in.length, Spec.iv(), 0, out, 0, 32);
-        assertArrayEquals(javaHash(in, 0, in.length, Spec.iv(), 0), out, k.name());
+        for (int len : new int[] {5, 100, 500, 1024}) { // one block, two, a chunk copied into the slot
+          byte[] in = new byte[len];
+          java.util.Arrays.fill(in, (byte) len);
+          byte[] out = new byte[32];
+          assertFalse(viewing.hash(k.isa(), in, 0, len, Spec.iv(), 0, out, 0), "a taken slot is not used");
+          assertArrayEquals(new byte[32], out, "nothing written");
+          OneShot.hash(k, in, 0, len, Spec.iv(), 0, out, 0, 32);
+          assertArrayEquals(javaHash(in, 0, len, Spec.iv(), 0), out, k.name() + " len " + len);
+        }
       } finally {
         k.slots.release(slot);
         viewing.release(slot);
@@ -216,6 +219,10 @@ class ShortHashTest {
         assertArrayEquals(javaHash(in, 0, in.length, Spec.iv(), 0), out, k.name());
         // A string's bytes are tested for '?' in the slot: its hash needs the slot.
         assertEquals(ShortHashSlots.SLOT_TAKEN, copying.hashText(k.isa(), in, new byte[32]));
+        // So does an input of more than two blocks, copied into it.
+        byte[] out3 = new byte[32];
+        assertFalse(copying.hash(k.isa(), new byte[129], 0, 129, Spec.iv(), 0, out3, 0), "a chunk needs the slot");
+        assertArrayEquals(new byte[32], out3, "nothing written");
       } finally {
         copying.release(slot);
       }
@@ -234,11 +241,12 @@ class ShortHashTest {
         long seed = t;
         done.add(pool.submit(() -> {
           SplittableRandom rnd = new SplittableRandom(seed);
-          byte[] in = new byte[64];
+          byte[] in = new byte[Spec.CHUNK_LEN];
           byte[] out = new byte[32];
           for (int i = 0; i < 3000; i++) {
             rnd.nextBytes(in);
-            int len = rnd.nextInt(65);
+            // Mostly one block; a chunk now and then, whose copy into the slot a sharer must not see.
+            int len = i % 8 == 0 ? rnd.nextInt(Spec.CHUNK_LEN + 1) : rnd.nextInt(65);
             OneShot.hash(k, in, 0, len, Spec.iv(), 0, out, 0, 32);
             assertArrayEquals(javaHash(in, 0, len, Spec.iv(), 0), out);
           }
@@ -256,10 +264,13 @@ class ShortHashTest {
   }
 
   @Test
-  void rangesBeyondTwoBlocksOrTheOutputAreRefused() {
+  void rangesBeyondAChunkTheInputOrTheOutputAreRefused() {
     for (NativeKernel k : nativeKernels()) {
-      byte[] in = new byte[200];
-      assertThrows(IndexOutOfBoundsException.class, () -> k.slots.hash(k.isa(), in, 0, 129, Spec.iv(), 0, new byte[32], 0));
+      byte[] in = new byte[1100];
+      assertThrows(IndexOutOfBoundsException.class, () -> k.slots.hash(k.isa(), in, 0, 1025, Spec.iv(), 0, new byte[32], 0));
+      assertThrows(IndexOutOfBoundsException.class, () -> k.slots.hash(k.isa(), in, 1000, 200, Spec.iv(), 0, new byte[32], 0));
+      assertThrows(IndexOutOfBoundsException.class, () -> k.slots.hash(k.isa(), in, -1, 200, Spec.iv(), 0, new byte[32], 0));
+      assertThrows(IndexOutOfBoundsException.class, () -> k.slots.hash(k.isa(), in, 0, 500, Spec.iv(), 0, new byte[31], 0));
       assertThrows(IndexOutOfBoundsException.class, () -> k.slots.hashText(k.isa(), new byte[65], new byte[32]));
       assertThrows(IndexOutOfBoundsException.class, () -> k.slots.hash(k.isa(), in, 0, -1, Spec.iv(), 0, new byte[32], 0));
       assertThrows(IndexOutOfBoundsException.class, () -> k.slots.hash(k.isa(), in, 0, 64, Spec.iv(), 0, new byte[40], 9));
