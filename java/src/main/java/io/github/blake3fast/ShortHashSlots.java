@@ -48,6 +48,7 @@ final class ShortHashSlots {
    * contend. 64 KiB of direct memory in all.
    */
   private static final int SLOT_LEN = Spec.CHUNK_LEN;
+  private static final int CACHE_LINE = 64;
 
   /**
    * Short hashes made before the slots read the block's words through a view of the caller's
@@ -98,8 +99,8 @@ final class ShortHashSlots {
     long address;
     try {
       // Referenced by the instance, so the native memory lives as long as the kernel. Aligned
-      // to 64 bytes, so that each slot is one cache line.
-      memory = ByteBuffer.allocateDirect(SLOTS * SLOT_LEN + SLOT_LEN - 1).alignedSlice(SLOT_LEN)
+      // to a cache line, so that each slot starts one.
+      memory = ByteBuffer.allocateDirect(SLOTS * SLOT_LEN + CACHE_LINE - 1).alignedSlice(CACHE_LINE)
           .order(ByteOrder.LITTLE_ENDIAN);
       address = NativeBlake3.directAddress(memory);
     } catch (OutOfMemoryError | IllegalArgumentException e) {
