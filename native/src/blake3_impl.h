@@ -438,6 +438,11 @@ void blake3_hash_oneshot(const blake3_kernel *k, const uint8_t *input, size_t le
                          const uint32_t key[8], uint8_t flags, uint64_t seek, uint8_t *out,
                          size_t out_len);
 
+/* The 32-byte hash of one chunk of len (0..1024) bytes, the root: blake3_hash_oneshot's bytes
+ * for seek 0 and out_len 32, from the last block's compression alone (no output node). */
+void blake3_hash_chunk_root(const blake3_kernel *k, const uint8_t *input, size_t len,
+                            const uint32_t key[8], uint8_t flags, uint8_t out[32]);
+
 /* Input that is not one array in memory (a Java array read without pinning it): copies input
  * bytes [from, from + len) to dst; returns 0 when it could not (the caller knows why). */
 typedef int (*blake3_fill)(void *ctx, uint64_t from, size_t len, uint8_t *dst);

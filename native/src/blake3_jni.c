@@ -467,7 +467,8 @@ static jint JNICALL b3j_hash_two_blocks(JNIEnv *env, jclass cls, jint isa, jlong
  * memory at `at` (ShortHashSlots, inputs of 129..1024 bytes), written over the slot's first 32
  * bytes; key and flags as hashBlock takes them. Numbers only, like hashBlock: against the general
  * one-shot on a copy buffer, no call back into the JVM for the buffer's address or for the hash
- * copied out, and no tree state (bench/notes/short-hash.md, "One chunk through the slots"). No
+ * copied out, and no output node (blake3_hash_chunk_root; bench/notes/short-hash.md, "One chunk
+ * through the slots"). No
  * '?' test: a len outside 0..1024, flags above 0xFF or a null address throw
  * IllegalArgumentException. */
 static jint JNICALL b3j_hash_chunk_at(JNIEnv *env, jclass cls, jint isa, jint len, jlong k0,
@@ -477,24 +478,13 @@ static jint JNICALL b3j_hash_chunk_at(JNIEnv *env, jclass cls, jint isa, jint le
     b3j_throw_iae(env, "blake3fast: hashChunkAt takes 0..1024 bytes, BLAKE3 flags only");
     return 0;
   }
-  const uint8_t *in = (const uint8_t *)(uintptr_t)at;
   const b3j_u64x2 key[2] = {{B3J_PAIR64(k0), B3J_PAIR64(k1)}, {B3J_PAIR64(k2), B3J_PAIR64(k3)}};
-  uint32_t cv[8];
-  memcpy(cv, key, sizeof cv);
-  const blake3_kernel *k = b3j_kernel(isa);
-  uint8_t start = CHUNK_START;
-  size_t done = 0;
-  while ((size_t)len - done > BLAKE3_BLOCK_LEN) {
-    k->compress_in_place(cv, in + done, BLAKE3_BLOCK_LEN, 0, (uint8_t)(flags | start));
-    start = 0;
-    done += BLAKE3_BLOCK_LEN;
-  }
-  /* The last block, full or not, zero-padded in a copy: the kernels read 64 bytes. */
-  uint8_t last[BLAKE3_BLOCK_LEN] = {0};
-  memcpy(last, in + done, (size_t)len - done);
-  k->compress_in_place(cv, last, (uint8_t)((size_t)len - done), 0,
-                       (uint8_t)(flags | start | CHUNK_END | ROOT));
-  b3j_slot_out(at, cv);
+  uint32_t kw[8];
+  memcpy(kw, key, sizeof kw);
+  uint8_t hash[BLAKE3_OUT_LEN];
+  blake3_hash_chunk_root(b3j_kernel(isa), (const uint8_t *)(uintptr_t)at, (size_t)len, kw,
+                         (uint8_t)flags, hash);
+  memcpy((uint8_t *)(uintptr_t)at, hash, sizeof hash);
   return 0;
 }
 

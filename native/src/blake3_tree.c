@@ -92,6 +92,16 @@ static void b3t_chunk_cv(const blake3_kernel *k, const uint8_t *chunk, size_t le
   b3t_cv_to_bytes(cv, out);
 }
 
+/* The root's first 32 output bytes are its compression's CV (counter 0): no XOF needed. */
+void blake3_hash_chunk_root(const blake3_kernel *k, const uint8_t *input, size_t len,
+                            const uint32_t key[8], uint8_t flags, uint8_t out[32]) {
+  uint32_t cv[8];
+  uint8_t block[BLAKE3_BLOCK_LEN], block_len, block_flags;
+  b3t_chunk_open(k, input, len, key, 0, flags, cv, block, &block_len, &block_flags);
+  k->compress_in_place(cv, block, block_len, 0, (uint8_t)(block_flags | ROOT));
+  b3t_cv_to_bytes(cv, out);
+}
+
 /* The CV of a non-root parent node whose 64-byte block is two child CVs. out may alias block. */
 static void b3t_parent_cv(const blake3_kernel *k, const uint8_t block[BLAKE3_BLOCK_LEN],
                           const uint32_t key[8], uint8_t flags, uint8_t out[32]) {

@@ -138,7 +138,6 @@ final class ShortHashSlots {
    */
   private boolean chunk(int isa, byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {
     Objects.checkIndex(len, MAX_LEN + 1); // the slot holds a chunk, and C reads len bytes of it
-    Objects.checkFromIndexSize(off, len, in.length);
     Objects.checkFromIndexSize(outOff, Spec.OUT_LEN, out.length);
     if (!slotTypesLoaded) {
       loadSlotTypes();
