@@ -413,62 +413,43 @@ int blake3_isa_from_name(const char *name);
 /* ---- the tree (blake3_tree.c), written once for every kernel -------------------------- */
 
 /* Hashes whole chunks [counter, counter + len / 1024) of input as the maximal aligned
- * power-of-two subtrees, left to right (at each step the largest 2^k chunks with
- * counter % 2^k == 0 and 2^k <= chunks left). Writes each subtree's CV (never ROOT) as 8
- * words at cvs_out + 8 * i and returns the number of subtrees. len must be a positive multiple
- * of BLAKE3_CHUNK_LEN; cvs_out must hold 8 * 128 words. */
+ * power-of-two subtrees of at most 2^max_log chunks (max_log 63: no limit), left to right (at
+ * each step the largest 2^k chunks with counter % 2^k == 0, 2^k <= chunks left and k <=
+ * max_log). Writes each subtree's CV (never ROOT) as 8 words at cvs_out + 8 * i and returns
+ * the number of subtrees. len must be a positive multiple of BLAKE3_CHUNK_LEN; cvs_out must
+ * hold that many values: 128 for any length without a limit (2 per bit of the chunk count),
+ * and with one, len / 2^(10 + max_log) plus two per bit of max_log. */
 size_t blake3_hash_subtrees(const blake3_kernel *k, const uint8_t *input, size_t len,
                             const uint32_t key[8], uint64_t counter, uint8_t flags,
-                            uint32_t *cvs_out);
-
-/* Bao trees (verified streaming): the non-root CV of each of `groups` consecutive whole groups
- * of 2^group_log chunks, the first at chunk `counter` (a multiple of the group size), written
- * as 32 bytes each to out. A group of one chunk goes through hash_many with its neighbours. */
-void blake3_hash_group_cvs(const blake3_kernel *k, const uint8_t *input, size_t groups,
-                           unsigned group_log, const uint32_t key[8], uint64_t counter,
-                           uint8_t flags, uint8_t *out);
+                            unsigned max_log, uint32_t *cvs_out);
 
 /* The non-root CVs of `count` parent nodes, each a 64-byte block (two child CVs) at
  * blocks + 64 * i, written as 32 bytes each to out (which may be `blocks` itself). */
 void blake3_hash_parent_cvs(const blake3_kernel *k, const uint8_t *blocks, size_t count,
                             const uint32_t key[8], uint8_t flags, uint8_t *out);
 
-/* One-shot hash of a whole input: out_len bytes of root output starting at byte `seek`. */
+/* A node whose output is the root output: chaining value, block (zero past block_len) and
+ * flags without ROOT, which the output stage adds. */
+typedef struct {
+  uint32_t cv[8];
+  uint8_t block[BLAKE3_BLOCK_LEN];
+  uint8_t block_len;
+  uint8_t flags;
+} blake3_node;
+
+/* The root node of a whole input of len bytes: everything but the root's own compression. */
+void blake3_root_node(const blake3_kernel *k, const uint8_t *input, size_t len,
+                      const uint32_t key[8], uint8_t flags, blake3_node *root);
+
+/* Root output bytes [position, position + out_len) of a root node. */
+void blake3_node_output(const blake3_kernel *k, const blake3_node *root, uint64_t position,
+                        uint8_t *out, size_t out_len);
+
+/* One-shot hash of a whole input: out_len bytes of root output starting at byte `seek`
+ * (blake3_root_node, then blake3_node_output). */
 void blake3_hash_oneshot(const blake3_kernel *k, const uint8_t *input, size_t len,
                          const uint32_t key[8], uint8_t flags, uint64_t seek, uint8_t *out,
                          size_t out_len);
-
-/* The 32-byte hash of one chunk of len (0..1024) bytes, the root: blake3_hash_oneshot's bytes
- * for seek 0 and out_len 32, from the last block's compression alone (no output node). */
-void blake3_hash_chunk_root(const blake3_kernel *k, const uint8_t *input, size_t len,
-                            const uint32_t key[8], uint8_t flags, uint8_t out[32]);
-
-/* Input that is not one array in memory (a Java array read without pinning it): copies input
- * bytes [from, from + len) to dst; returns 0 when it could not (the caller knows why). */
-typedef int (*blake3_fill)(void *ctx, uint64_t from, size_t len, uint8_t *dst);
-
-/* What the *_filled functions return besides a count: the fill failed, or more subtrees than
- * the caller's max (cannot happen below 2^31 bytes). */
-#define BLAKE3_FILL_FAILED (-1)
-#define BLAKE3_TOO_MANY_SUBTREES (-2)
-
-/* blake3_hash_subtrees of `chunks` whole chunks read through buf (cap bytes, a power of two of
- * whole chunks, at least one): the maximal aligned subtrees are walked left to right;
- * consecutive ones are filled in and hashed together while they fit in buf, and one larger than
- * buf is hashed buf by buf and its pieces merged with a stack of CVs. Writes at most max CVs
- * (8 words each) to cvs_out; returns how many, or one of the two codes above. */
-long blake3_hash_subtrees_filled(const blake3_kernel *k, blake3_fill fill, void *ctx,
-                                 uint64_t chunks, uint8_t *buf, size_t cap,
-                                 const uint32_t key[8], uint64_t counter, uint8_t flags,
-                                 uint32_t *cvs_out, size_t max);
-
-/* blake3_hash_oneshot of len bytes read through buf (as above): an input that fits is filled
- * in whole; a longer one is hashed as the maximal subtrees of every chunk but the last, then
- * the last chunk, then the right spine folded into the root node. Returns 0, or one of the two
- * codes above. */
-int blake3_hash_oneshot_filled(const blake3_kernel *k, blake3_fill fill, void *ctx, size_t len,
-                               uint8_t *buf, size_t cap, const uint32_t key[8], uint8_t flags,
-                               uint64_t seek, uint8_t *out, size_t out_len);
 
 /* Root output bytes [position, position + out_len) of the output node (cv, block words,
  * block_len, flags without ROOT). */

@@ -152,7 +152,7 @@ int blake3_hash_mapped(const blake3_kernel *k, int fd, uint64_t pos, size_t len,
   volatile int result = B3M_FAULT;
   if (sigsetjmp(g->env, 1) == 0) {
     atomic_store_explicit(&g->state, B3M_ARMED, memory_order_release);
-    result = (int)blake3_hash_subtrees(k, map + skew, len, key, counter, flags, cvs_out);
+    result = (int)blake3_hash_subtrees(k, map + skew, len, key, counter, flags, 63, cvs_out);
   }
   atomic_store_explicit(&g->state, B3M_FREE, memory_order_release);
   munmap(map, span);

@@ -92,16 +92,6 @@ static void b3t_chunk_cv(const blake3_kernel *k, const uint8_t *chunk, size_t le
   b3t_cv_to_bytes(cv, out);
 }
 
-/* The root's first 32 output bytes are its compression's CV (counter 0): no XOF needed. */
-void blake3_hash_chunk_root(const blake3_kernel *k, const uint8_t *input, size_t len,
-                            const uint32_t key[8], uint8_t flags, uint8_t out[32]) {
-  uint32_t cv[8];
-  uint8_t block[BLAKE3_BLOCK_LEN], block_len, block_flags;
-  b3t_chunk_open(k, input, len, key, 0, flags, cv, block, &block_len, &block_flags);
-  k->compress_in_place(cv, block, block_len, 0, (uint8_t)(block_flags | ROOT));
-  b3t_cv_to_bytes(cv, out);
-}
-
 /* The CV of a non-root parent node whose 64-byte block is two child CVs. out may alias block. */
 static void b3t_parent_cv(const blake3_kernel *k, const uint8_t block[BLAKE3_BLOCK_LEN],
                           const uint32_t key[8], uint8_t flags, uint8_t out[32]) {
@@ -134,8 +124,8 @@ static size_t b3t_reduce(const blake3_kernel *k, uint8_t *cvs, size_t count, siz
 }
 
 /* Hashes m (1..B3T_GROUP) consecutive chunks starting at chunk `counter`; all are full except
- * that the last holds last_len bytes (1..1024). Reduces to at most `stop` (1 or 2) CVs and
- * writes them to out; returns how many. */
+ * that the last holds last_len bytes (1..1024). Reduces to at most `stop` CVs (1 or 2; for a
+ * run of equal aligned subtrees, one per subtree) and writes them to out; returns how many. */
 __attribute__((noinline)) static size_t b3t_wide(const blake3_kernel *k, const uint8_t *input,
                                                  size_t m, size_t last_len, const uint32_t key[8],
                                                  uint64_t counter, uint8_t flags, size_t stop,
@@ -200,6 +190,15 @@ static void b3t_output(const blake3_kernel *k, const uint32_t cv[8],
   const size_t skip = (size_t)(position % BLAKE3_BLOCK_LEN);
   uint8_t tmp[BLAKE3_BLOCK_LEN];
   if (out_len == 0) return;
+  if (skip == 0 && out_len <= BLAKE3_OUT_LEN) {
+    /* The first 32 output bytes are the root compression's CV: no full XOF block needed. */
+    uint32_t root_cv[8];
+    memcpy(root_cv, cv, 32);
+    k->compress_in_place(root_cv, block, block_len, counter, f);
+    b3t_cv_to_bytes(root_cv, tmp);
+    memcpy(out, tmp, out_len);
+    return;
+  }
   if (skip != 0) {
     k->compress_xof(cv, block, block_len, counter, f, tmp);
     size_t take = BLAKE3_BLOCK_LEN - skip;
@@ -222,13 +221,44 @@ static void b3t_output(const blake3_kernel *k, const uint32_t cv[8],
   }
 }
 
+/* The CVs of the run of whole subtrees of `size` chunks (a power of two below B3T_GROUP) that
+ * starts at chunk `counter` (a multiple of size): as many as fit in one wide pass and in
+ * `chunks`, reduced level by level down to one CV per subtree, as words to cvs_out. Returns
+ * how many subtrees; *done gets their chunks. */
+__attribute__((noinline)) static size_t b3t_run(const blake3_kernel *k, const uint8_t *input,
+                                                uint64_t size, uint64_t chunks,
+                                                const uint32_t key[8], uint64_t counter,
+                                                uint8_t flags, uint32_t *cvs_out, uint64_t *done) {
+  uint8_t cvs[B3T_GROUP * 32];
+  uint64_t run = size;
+  while (run + size <= B3T_GROUP && run + size <= chunks) run += size;
+  const size_t n = (size_t)(run / size);
+  b3t_wide(k, input, (size_t)run, BLAKE3_CHUNK_LEN, key, counter, flags, n, cvs);
+  for (size_t i = 0; i < 8 * n; i++) cvs_out[i] = blake3_load32(cvs + 4 * i);
+  *done = run;
+  return n;
+}
+
 size_t blake3_hash_subtrees(const blake3_kernel *k, const uint8_t *input, size_t len,
                             const uint32_t key[8], uint64_t counter, uint8_t flags,
-                            uint32_t *cvs_out) {
+                            unsigned max_log, uint32_t *cvs_out) {
+  const uint64_t cap = max_log < 63 ? (uint64_t)1 << max_log : UINT64_MAX;
   uint64_t chunks = len / BLAKE3_CHUNK_LEN;
   size_t count = 0;
   while (chunks > 0) {
-    const uint64_t size = b3t_max_subtree(counter, chunks);
+    uint64_t size = b3t_max_subtree(counter, chunks);
+    if (size > cap) {
+      size = cap;
+      if (size < B3T_GROUP && (k->subtree == NULL || size < BLAKE3_SUBTREE_MIN)) {
+        /* Small capped subtrees (Bao's chunk groups) come many of a size in a row: one wide
+         * pass for as many as fit, so that chunks of neighbouring subtrees share the lanes. */
+        count += b3t_run(k, input, size, chunks, key, counter, flags, cvs_out + 8 * count, &size);
+        input += (size_t)size * BLAKE3_CHUNK_LEN;
+        chunks -= size;
+        counter += size;
+        continue;
+      }
+    }
     uint8_t cv[32];
     b3t_subtree(k, input, size, key, counter, flags, cv);
     for (int w = 0; w < 8; w++) cvs_out[8 * count + w] = blake3_load32(cv + 4 * w);
@@ -238,27 +268,6 @@ size_t blake3_hash_subtrees(const blake3_kernel *k, const uint8_t *input, size_t
     counter += size;
   }
   return count;
-}
-
-void blake3_hash_group_cvs(const blake3_kernel *k, const uint8_t *input, size_t groups,
-                           unsigned group_log, const uint32_t key[8], uint64_t counter,
-                           uint8_t flags, uint8_t *out) {
-  if (group_log == 0) {
-    /* Chunk CVs are independent: `degree` of them per hash_many call, the widest the kernel has. */
-    const uint8_t *ptrs[BLAKE3_MAX_DEGREE];
-    const size_t deg = k->degree;
-    for (size_t i = 0; i < groups; i += deg) {
-      const size_t n = groups - i < deg ? groups - i : deg;
-      for (size_t j = 0; j < n; j++) ptrs[j] = input + (i + j) * BLAKE3_CHUNK_LEN;
-      k->hash_many(ptrs, n, B3T_BLOCKS_PER_CHUNK, key, counter + i, 1, flags, CHUNK_START,
-                   CHUNK_END, out + 32 * i);
-    }
-    return;
-  }
-  const uint64_t n = (uint64_t)1 << group_log;
-  for (size_t g = 0; g < groups; g++)
-    b3t_subtree(k, input + (size_t)(g * n) * BLAKE3_CHUNK_LEN, n, key, counter + g * n, flags,
-                out + 32 * g);
 }
 
 void blake3_hash_parent_cvs(const blake3_kernel *k, const uint8_t *blocks, size_t count,
@@ -275,15 +284,12 @@ void blake3_hash_parent_cvs(const blake3_kernel *k, const uint8_t *blocks, size_
   }
 }
 
-void blake3_hash_oneshot(const blake3_kernel *k, const uint8_t *input, size_t len,
-                         const uint32_t key[8], uint8_t flags, uint64_t seek, uint8_t *out,
-                         size_t out_len) {
-  uint32_t cv[8];
-  uint8_t block[BLAKE3_BLOCK_LEN];
+void blake3_root_node(const blake3_kernel *k, const uint8_t *input, size_t len,
+                      const uint32_t key[8], uint8_t flags, blake3_node *root) {
+  uint8_t *block = root->block;
   if (len <= BLAKE3_CHUNK_LEN) { /* one chunk: its last block is the root node */
-    uint8_t block_len, block_flags;
-    b3t_chunk_open(k, input, len, key, 0, flags, cv, block, &block_len, &block_flags);
-    b3t_output(k, cv, block, block_len, block_flags, seek, out, out_len);
+    b3t_chunk_open(k, input, len, key, 0, flags, root->cv, block, &root->block_len,
+                   &root->flags);
     return;
   }
   const uint64_t chunks = len / BLAKE3_CHUNK_LEN + (len % BLAKE3_CHUNK_LEN != 0);
@@ -328,8 +334,22 @@ void blake3_hash_oneshot(const blake3_kernel *k, const uint8_t *input, size_t le
     }
     memcpy(block, lefts, 32);
   }
-  memcpy(cv, key, 32);
-  b3t_output(k, cv, block, BLAKE3_BLOCK_LEN, (uint8_t)(flags | PARENT), seek, out, out_len);
+  memcpy(root->cv, key, 32);
+  root->block_len = BLAKE3_BLOCK_LEN;
+  root->flags = (uint8_t)(flags | PARENT);
+}
+
+void blake3_node_output(const blake3_kernel *k, const blake3_node *root, uint64_t position,
+                        uint8_t *out, size_t out_len) {
+  b3t_output(k, root->cv, root->block, root->block_len, root->flags, position, out, out_len);
+}
+
+void blake3_hash_oneshot(const blake3_kernel *k, const uint8_t *input, size_t len,
+                         const uint32_t key[8], uint8_t flags, uint64_t seek, uint8_t *out,
+                         size_t out_len) {
+  blake3_node root;
+  blake3_root_node(k, input, len, key, flags, &root);
+  blake3_node_output(k, &root, seek, out, out_len);
 }
 
 void blake3_root_output(const blake3_kernel *k, const uint32_t cv[8], const uint32_t block[16],
@@ -338,112 +358,4 @@ void blake3_root_output(const blake3_kernel *k, const uint32_t cv[8], const uint
   uint8_t bytes[BLAKE3_BLOCK_LEN];
   for (int i = 0; i < 16; i++) blake3_store32(bytes + 4 * i, block[i]);
   b3t_output(k, cv, bytes, block_len, flags, position, out, out_len);
-}
-
-/* ---- input read through a buffer (blake3_fill) ------------------------------------------ */
-
-/* The parent of two child CVs (words), into `left`. */
-static void b3t_parent_words(const blake3_kernel *k, const uint32_t key[8], uint8_t flags,
-                             uint32_t left[8], const uint32_t right[8]) {
-  uint8_t block[BLAKE3_BLOCK_LEN];
-  for (int i = 0; i < 8; i++) {
-    blake3_store32(block + 4 * i, left[i]);
-    blake3_store32(block + 32 + 4 * i, right[i]);
-  }
-  b3t_parent_cv(k, block, key, flags, block);
-  for (int i = 0; i < 8; i++) left[i] = blake3_load32(block + 4 * i);
-}
-
-/* Fills `chunks` whole chunks from byte `from` into buf and appends the CVs of their maximal
- * aligned subtrees (from chunk c) at cvs_out[8 * *count]. 0 or a BLAKE3_* code. */
-static int b3t_fill_span(const blake3_kernel *k, blake3_fill fill, void *ctx, uint64_t from,
-                         uint64_t chunks, uint8_t *buf, const uint32_t key[8], uint64_t c,
-                         uint8_t flags, uint32_t *cvs_out, size_t *count, size_t max) {
-  uint32_t piece[8 * 128]; /* what blake3_hash_subtrees may write */
-  const size_t len = (size_t)chunks * BLAKE3_CHUNK_LEN;
-  if (!fill(ctx, from, len, buf)) return BLAKE3_FILL_FAILED;
-  const size_t n = blake3_hash_subtrees(k, buf, len, key, c, flags, piece);
-  if (*count + n > max) return BLAKE3_TOO_MANY_SUBTREES;
-  memcpy(cvs_out + 8 * *count, piece, 32 * n);
-  *count += n;
-  return 0;
-}
-
-long blake3_hash_subtrees_filled(const blake3_kernel *k, blake3_fill fill, void *ctx,
-                                 uint64_t chunks, uint8_t *buf, size_t cap,
-                                 const uint32_t key[8], uint64_t counter, uint8_t flags,
-                                 uint32_t *cvs_out, size_t max) {
-  const uint64_t cap_chunks = cap / BLAKE3_CHUNK_LEN;
-  uint64_t from = 0, c = counter;
-  size_t count = 0;
-  int rc;
-  while (chunks > 0) {
-    uint64_t size = b3t_max_subtree(c, chunks);
-    if (size <= cap_chunks) {
-      /* this and the following maximal subtrees, as many as fit */
-      uint64_t span = size;
-      while (span < chunks) {
-        const uint64_t next = b3t_max_subtree(c + span, chunks - span);
-        if (span + next > cap_chunks) break;
-        span += next;
-      }
-      rc = b3t_fill_span(k, fill, ctx, from, span, buf, key, c, flags, cvs_out, &count, max);
-      if (rc != 0) return rc;
-      size = span;
-    } else {
-      uint32_t stack[8 * B3T_MAX_LEVELS];
-      size_t depth = 0;
-      for (uint64_t done = 0; done < size; done += cap_chunks) {
-        size_t one = 0; /* an aligned power of two of chunks is one subtree */
-        rc = b3t_fill_span(k, fill, ctx, from + done * BLAKE3_CHUNK_LEN, cap_chunks, buf, key,
-                           c + done, flags, stack + 8 * depth, &one, 1);
-        if (rc != 0) return rc;
-        depth++;
-        for (uint64_t pieces = done / cap_chunks + 1; (pieces & 1) == 0; pieces >>= 1) {
-          depth--;
-          b3t_parent_words(k, key, flags, stack + 8 * (depth - 1), stack + 8 * depth);
-        }
-      }
-      if (count >= max) return BLAKE3_TOO_MANY_SUBTREES;
-      memcpy(cvs_out + 8 * count, stack, 32);
-      count++;
-    }
-    from += size * BLAKE3_CHUNK_LEN;
-    c += size;
-    chunks -= size;
-  }
-  return (long)count;
-}
-
-int blake3_hash_oneshot_filled(const blake3_kernel *k, blake3_fill fill, void *ctx, size_t len,
-                               uint8_t *buf, size_t cap, const uint32_t key[8], uint8_t flags,
-                               uint64_t seek, uint8_t *out, size_t out_len) {
-  if (len <= cap) {
-    if (len > 0 && !fill(ctx, 0, len, buf)) return BLAKE3_FILL_FAILED;
-    blake3_hash_oneshot(k, buf, len, key, flags, seek, out, out_len);
-    return 0;
-  }
-  const uint64_t whole = ((uint64_t)len - 1) / BLAKE3_CHUNK_LEN; /* >= 1: len > cap >= 1024 */
-  const size_t last_len = len - (size_t)whole * BLAKE3_CHUNK_LEN;
-  uint32_t lefts[8 * B3T_MAX_LEVELS]; /* the maximal subtrees of [0, whole): popcount(whole) */
-  const long depth = blake3_hash_subtrees_filled(k, fill, ctx, whole, buf, cap, key, 0, flags,
-                                                 lefts, B3T_MAX_LEVELS);
-  if (depth < 0) return (int)depth;
-  if (!fill(ctx, whole * BLAKE3_CHUNK_LEN, last_len, buf)) return BLAKE3_FILL_FAILED;
-  uint8_t cv_bytes[32];
-  uint32_t cv[8], node[16];
-  b3t_chunk_cv(k, buf, last_len, key, whole, flags, cv_bytes);
-  for (int w = 0; w < 8; w++) cv[w] = blake3_load32(cv_bytes + 4 * w);
-  /* fold the spine: each stack entry is the left sibling of everything to its right */
-  for (long i = depth - 1; i > 0; i--) {
-    uint32_t left[8];
-    memcpy(left, lefts + 8 * i, 32);
-    b3t_parent_words(k, key, flags, left, cv);
-    memcpy(cv, left, 32);
-  }
-  memcpy(node, lefts, 32);
-  memcpy(node + 8, cv, 32);
-  blake3_root_output(k, key, node, BLAKE3_BLOCK_LEN, (uint8_t)(flags | PARENT), seek, out,
-                     out_len);
-  return 0;
 }

@@ -322,7 +322,7 @@ static void subtree_case(const blake3_kernel *k, uint64_t chunks, uint64_t count
   }
   const uint8_t *in = g_pool + rnd_below(64);
   for (size_t i = 0; i < 8 * 128 + 16; i++) got[i] = 0xA5A5A5A5u;
-  size_t n = blake3_hash_subtrees(k, in, (size_t)chunks * 1024, key, counter, flags, got);
+  size_t n = blake3_hash_subtrees(k, in, (size_t)chunks * 1024, key, counter, flags, 63, got);
   size_t m = ref_subtrees(in, chunks, key, flags, counter, want);
   int canary = 1;
   for (size_t i = 8 * n; i < 8 * 128 + 16; i++) canary &= got[i] == 0xA5A5A5A5u;
@@ -351,37 +351,49 @@ static void test_subtrees(const blake3_kernel *k) {
   section_end("hash_subtrees");
 }
 
-/* Bao trees: each group's CV equals the reference subtree's, and the parents of the chunk CVs
- * taken in pairs equal the CVs of groups of two chunks (the same nodes by another road). */
-static void test_bao_trees(const blake3_kernel *k) {
+/* Subtrees of at most 2^log chunks (Bao's chunk groups): each CV equals the reference subtree's
+ * of the same chunks, taken as the largest aligned run no longer than the limit; and the parents
+ * of the chunk CVs taken in pairs equal the CVs of subtrees of two chunks (the same nodes by
+ * another road). */
+static void test_capped_subtrees(const blake3_kernel *k) {
   section_begin();
-  static uint8_t got[64 * 32 + 64], pairs[64 * 32];
-  static uint32_t want[8 * 128];
-  static const size_t counts[] = {1, 2, 3, 16, 17, 40, 64};
-  for (unsigned log = 0; log <= 3; log++) {
+  static uint32_t got[8 * 128 + 16], want[8 * 128];
+  static uint8_t pairs[64 * 32], bytes[64 * 32];
+  static const uint64_t counts[] = {1, 2, 3, 16, 17, 40, 64};
+  for (unsigned log = 0; log <= 5; log++) {
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
-      const size_t groups = counts[c];
-      const uint64_t counter = (rnd_below(1u << 20) + (c & 1 ? 1ULL << 32 : 0)) << log;
+      const uint64_t chunks = counts[c] << (log > 2 ? log - 2 : 0);
+      /* aligned to the limit or not (then the first subtrees are smaller), above 2^32 or not */
+      uint64_t counter = (rnd_below(1u << 20) + (c & 1 ? 1ULL << 32 : 0)) << log;
+      if (c % 3 == 2) counter += rnd_below(1u << log);
       const uint8_t *in = g_pool + rnd_below(64);
-      memset(got, 0xA5, sizeof got);
-      blake3_hash_group_cvs(k, in, groups, log, blake3_iv, counter, 0, got);
-      int ok = all_equal(got + 32 * groups, 64, 0xA5);
-      for (size_t g = 0; g < groups; g++) {
-        size_t n = ref_subtrees(in + g * (1024u << log), 1u << log, blake3_iv, 0, counter + (g << log), want);
-        uint8_t bytes[32];
-        for (int w = 0; w < 8; w++) blake3_store32(bytes + 4 * w, want[w]);
-        ok &= n == 1 && memcmp(got + 32 * g, bytes, 32) == 0;
+      for (size_t i = 0; i < 8 * 128 + 16; i++) got[i] = 0xA5A5A5A5u;
+      const size_t n = blake3_hash_subtrees(k, in, (size_t)chunks * 1024, blake3_iv, counter, 0,
+                                            log, got);
+      size_t m = 0;
+      for (uint64_t done = 0; done < chunks;) {
+        uint64_t size = 1;
+        while (size < (1ULL << log) && (counter + done) % (2 * size) == 0 && done + 2 * size <= chunks)
+          size *= 2;
+        m += ref_subtrees(in + done * 1024, size, blake3_iv, 0, counter + done, want + 8 * m);
+        done += size;
       }
-      check(ok, "group_cvs log=%u groups=%zu counter=%" PRIu64, log, groups, counter);
-      if (log == 0 && groups % 2 == 0) {
-        memcpy(pairs, got, 32 * groups);
-        blake3_hash_parent_cvs(k, pairs, groups / 2, blake3_iv, 0, pairs); /* in place */
-        blake3_hash_group_cvs(k, in, groups / 2, 1, blake3_iv, counter, 0, got);
-        check(memcmp(pairs, got, 16 * groups) == 0, "parent_cvs of %zu chunk pairs", groups / 2);
+      int canary = 1;
+      for (size_t i = 8 * n; i < 8 * 128 + 16; i++) canary &= got[i] == 0xA5A5A5A5u;
+      check(n == m && memcmp(got, want, 32 * n) == 0 && canary,
+            "hash_subtrees limit 2^%u chunks=%" PRIu64 " counter=%" PRIu64 " (%zu vs %zu)", log,
+            chunks, counter, n, m);
+      if (log == 0 && chunks % 2 == 0 && counter % 2 == 0) {
+        for (size_t i = 0; i < 8 * chunks; i++) blake3_store32(pairs + 4 * i, got[i]);
+        blake3_hash_parent_cvs(k, pairs, chunks / 2, blake3_iv, 0, pairs); /* in place */
+        blake3_hash_subtrees(k, in, (size_t)chunks * 1024, blake3_iv, counter, 0, 1, got);
+        for (size_t i = 0; i < 4 * chunks; i++) blake3_store32(bytes + 4 * i, got[i]);
+        check(memcmp(pairs, bytes, 16 * chunks) == 0, "parent_cvs of %" PRIu64 " chunk pairs",
+              chunks / 2);
       }
     }
   }
-  section_end("bao group_cvs, parent_cvs");
+  section_end("hash_subtrees with a limit, parent_cvs");
 }
 
 /* One oneshot comparison against the reference, with a canary after the output. */
@@ -773,7 +785,7 @@ int main(int argc, char **argv) {
     test_batch(k);
     test_xof_many(k);
     test_subtrees(k);
-    test_bao_trees(k);
+    test_capped_subtrees(k);
     test_oneshot(k);
     test_root_output(k, portable);
     test_vectors(k, vec_oneshot, vectors);

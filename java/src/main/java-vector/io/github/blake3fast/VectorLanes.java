@@ -74,15 +74,14 @@ final class VectorLanes implements MessageLanes {
       if (running == 0) {
         break;
       }
-      boolean view = Compress.viewFor(16 * running);
       int start = flags | (b == 0 ? Spec.CHUNK_START : 0);
       for (int l = 0; l < running; l++) {
         int t = first + l;
         int left = lens[t] - at;
         if (left >= Spec.BLOCK_LEN) {
-          readBlock(arrays[t], offs[t] + at, l, view);
+          readBlock(arrays[t], offs[t] + at, l);
         } else {
-          readPartialBlock(arrays[t], offs[t] + at, left, l, view);
+          readPartialBlock(arrays[t], offs[t] + at, left, l);
         }
         boolean last = left <= Spec.BLOCK_LEN;
         blockLens[l] = last ? left : Spec.BLOCK_LEN;
@@ -99,23 +98,18 @@ final class VectorLanes implements MessageLanes {
     }
   }
 
-  private void readBlock(byte[] in, int at, int lane, boolean view) {
-    if (view) {
-      for (int j = 0; j < 16; j++) {
-        m[j * LANES + lane] = Compress.View.word(in, at + 4 * j);
-      }
-    } else {
-      for (int j = 0; j < 16; j++) {
-        m[j * LANES + lane] = Compress.word(in, at + 4 * j);
-      }
+  private void readBlock(byte[] in, int at, int lane) {
+    for (int j = 0; j < 16; j++) {
+      m[j * LANES + lane] = Compress.View.word(in, at + 4 * j);
     }
   }
 
+
   /** The {@code len < 64} bytes at in[at] as a zero-padded block: whole words first, then the rest. */
-  private void readPartialBlock(byte[] in, int at, int len, int lane, boolean view) {
+  private void readPartialBlock(byte[] in, int at, int len, int lane) {
     int whole = len >>> 2;
     for (int j = 0; j < whole; j++) {
-      m[j * LANES + lane] = view ? Compress.View.word(in, at + 4 * j) : Compress.word(in, at + 4 * j);
+      m[j * LANES + lane] = Compress.View.word(in, at + 4 * j);
     }
     for (int j = whole; j < 16; j++) {
       m[j * LANES + lane] = Compress.partialWord(in, at, len, j);

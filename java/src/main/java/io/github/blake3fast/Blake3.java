@@ -102,24 +102,8 @@ public final class Blake3 {
    */
   public static byte[] hash(String utf8) {
     Objects.requireNonNull(utf8, "input");
-    return hashText(Engine.kernel(), utf8);
-  }
-
-  /**
-   * {@link #hash(String)} on {@code kernel}. The bytes go first to {@link Kernel#hashText}, which
-   * the native kernel answers for up to a chunk with its test for {@code '?'} made in C (a pass
-   * over the bytes in Java cost a 64-byte string's hash 5-9%, the test in C nothing measurable);
-   * only other lengths and kernels, or a '?', take {@link Utf8}'s look at the chars. Here, not in
-   * Utf8, so that the first string hash loads no class (one more cost it 0.4 ms).
-   */
-  static byte[] hashText(Kernel kernel, String text) {
-    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-    byte[] out = new byte[OUT_LEN];
-    if (!kernel.hashText(bytes, out)) {
-      byte[] utf8 = Utf8.withReplacement(text, bytes);
-      OneShot.hash(kernel, utf8, 0, utf8.length, Spec.iv(), 0, out, 0, OUT_LEN);
-    }
-    return out;
+    byte[] bytes = Utf8.withReplacement(utf8);
+    return oneShot(bytes, 0, bytes.length, Spec.iv(), 0, OUT_LEN);
   }
 
   /**

@@ -30,9 +30,12 @@ final class ChainingValues {
 
   /** The root's output from its two children, at position 0. */
   static Blake3OutputReader rootOutput(byte[] leftCv, byte[] rightCv, Mode mode) {
-    int[] block = parentBlock(leftCv, rightCv, mode);
-    return new Blake3OutputReader(Engine.kernel(),
-        new OutputNode(mode.key.clone(), block, Spec.BLOCK_LEN, mode.flags | Spec.PARENT));
+    return new Blake3OutputReader(Engine.kernel(), rootParent(parentBlock(leftCv, rightCv, mode), mode));
+  }
+
+  /** The root node that is a parent: its block (16 words, taken over), the mode's key and flags. */
+  static OutputNode rootParent(int[] block, Mode mode) {
+    return new OutputNode(mode.key.clone(), block, Spec.BLOCK_LEN, mode.flags | Spec.PARENT);
   }
 
   /** The block of a parent node: the two children's values, checked to be 32 bytes each. */
@@ -56,6 +59,13 @@ final class ChainingValues {
   static void words(byte[] cvs, int off, int[] out, int outOff) {
     for (int i = 0; i < 8; i++) {
       out[outOff + i] = Compress.word(cvs, off + 4 * i);
+    }
+  }
+
+  /** Words {@code [0, count)} as little-endian bytes to {@code out[outOff..]}. */
+  static void putWords(int[] words, int count, byte[] out, int outOff) {
+    for (int i = 0; i < count; i++) {
+      Compress.putWord(out, outOff + 4 * i, words[i]);
     }
   }
 

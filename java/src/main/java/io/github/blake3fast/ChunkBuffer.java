@@ -1,9 +1,6 @@
 package io.github.blake3fast;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -17,23 +14,6 @@ import java.util.Arrays;
  */
 final class ChunkBuffer {
   private static final int MID_BUFFER = 16 * Spec.CHUNK_LEN;
-
-  /**
-   * Small appends whose length is a multiple of 8 up to this are copied as longs: for 64 bytes
-   * that beats System.arraycopy's stub call, and streaming 1 MiB in 64-byte updates got faster
-   * (JMH StreamBench, both engines; figures in bench/notes/decisions.md).
-   */
-  private static final int SMALL_COPY = 64;
-
-  /**
-   * The view those copies go through, created at the first of them: on JDK 17 creating a
-   * byte-array view VarHandle spins classes, milliseconds of a fresh JVM, which a hasher fed large
-   * updates (b3sum on a big file, hashFile) would otherwise pay for nothing
-   * (bench/notes/startup.md).
-   */
-  private static final class Longs {
-    static final VarHandle VIEW = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  }
 
   /** Null until the first byte. */
   byte[] bytes;
@@ -59,13 +39,9 @@ final class ChunkBuffer {
     if (b == null || n > b.length - at) {
       return false;
     }
-    if (n <= SMALL_COPY && (n & 7) == 0) {
-      for (int i = 0; i < n; i += 8) {
-        Longs.VIEW.set(b, at + i, (long) Longs.VIEW.get(in, off + i));
-      }
-    } else {
-      System.arraycopy(in, off, b, at, n);
-    }
+    // System.arraycopy even for 64 bytes: copying as longs through a byte-array view measured
+    // no faster streaming 1 MiB in 64-byte updates (bench/notes/simple-core.md).
+    System.arraycopy(in, off, b, at, n);
     len = at + n;
     return true;
   }

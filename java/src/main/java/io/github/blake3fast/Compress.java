@@ -11,8 +11,7 @@ import java.nio.ByteOrder;
  * The BLAKE3 compression function in Java, in the three shapes the engine needs: a block read
  * from bytes (chunks), a block given as words (parents, root output) and a whole chunk of at
  * most 1024 bytes hashed to its 32-byte root in one call (the short-input fast path, with the
- * chaining value kept in locals so a short one-shot hash allocates nothing but its result, once
- * past the first words, see {@link #VIEW_AFTER_WORDS}).
+ * chaining value kept in locals so a short one-shot hash allocates nothing but its result).
  */
 final class Compress {
   private Compress() {}
@@ -21,31 +20,13 @@ final class Compress {
   static final int IV4 = 0x510E527F, IV5 = 0x9B05688C, IV6 = 0x1F83D9AB, IV7 = 0x5BE0CD19;
 
   /**
-   * Words read or written with shifts before the byte-array VarHandle ({@link View}) takes over.
-   * Shifts are slower per word once compiled; the VarHandle's creation costs a fresh JVM
-   * milliseconds of start-up (JDK 17 spins classes for it). So a program that hashes a little
-   * never creates it, and one that hashes much creates it once, after a few hundred KiB whose
-   * shifts cost far less together (bench/notes/startup.md, "Third pass").
+   * The byte-array view the Java engines read blocks through: measured 15-20% faster per block
+   * than bytes assembled by shifts once compiled (64 B and 1 KiB, JDK 17 and 25;
+   * bench/notes/simple-core.md). Its creation spins classes (on JDK 17 1-2 ms in a JVM that has
+   * used a lambda, 7-9 ms in an empty one), so it is a class of its own, which {@link Engine}
+   * initializes when it chooses a Java engine: no later call waits for it, and the native
+   * engine, which never reads blocks in Java through it, never creates it.
    */
-  static final int VIEW_AFTER_WORDS = 1 << 16;
-
-  /**
-   * Words left before the view. Threads race on it, and a lost count does no harm; once it is
-   * spent it is only read, so threads hashing at once do not contend for it. Tests set it.
-   */
-  static int wordsBeforeView = VIEW_AFTER_WORDS;
-
-  /** Whether the next {@code words} words go through {@link View}; if not, counts them. */
-  static boolean viewFor(int words) {
-    int left = wordsBeforeView;
-    if (left <= 0) {
-      return true;
-    }
-    wordsBeforeView = left - words;
-    return false;
-  }
-
-  /** The byte-array view, in a class of its own so that it is created at its first use. */
   static final class View {
     private View() {}
 
@@ -54,13 +35,15 @@ final class Compress {
     static int word(byte[] b, int off) {
       return (int) LE.get(b, off);
     }
+
+    /** Initializes the class, once: what {@link Engine} calls. */
+    static void create() {}
   }
 
-  // Words read and written by shifts: the first words of a JVM (before the view), and the few
-  // words of a key, a chaining value or an output block always, with no view and no count of
-  // words left before it. Through the view (and its count, a static field written in their
-  // callers' loops) those came out as zeros in JDK 17's C2 code that read a fresh array a call
-  // had just filled (bench/notes/decisions.md, "A derive-key key of zeros").
+  // Words read and written by shifts: the few words of a key, a chaining value or an output
+  // block. Through the view (and a count of words before it, a static field then written in
+  // their callers' loops) those came out as zeros in JDK 17's C2 code that read a fresh array a
+  // call had just filled (bench/notes/decisions.md, "A derive-key key of zeros").
 
   static int word(byte[] b, int off) {
     return (b[off] & 0xFF) | (b[off + 1] & 0xFF) << 8 | (b[off + 2] & 0xFF) << 16 | b[off + 3] << 24;
@@ -88,15 +71,6 @@ final class Compress {
    */
   static void compressBlock(int[] cv, int cvOff, byte[] in, int off, long counter, int flags, int[] out,
       int outOff) {
-    if (viewFor(16)) {
-      compressBlockViewed(cv, cvOff, in, off, counter, flags, out, outOff);
-    } else {
-      compressBlockByShifts(cv, cvOff, in, off, counter, flags, out, outOff);
-    }
-  }
-
-  private static void compressBlockViewed(int[] cv, int cvOff, byte[] in, int off, long counter, int flags,
-      int[] out, int outOff) {
     int m0 = (int) View.LE.get(in, off + 0);
     int m1 = (int) View.LE.get(in, off + 4);
     int m2 = (int) View.LE.get(in, off + 8);
@@ -674,22 +648,17 @@ final class Compress {
    * {@code out[outOff]}. {@code key} is 8 words; {@code flags} the mode flag.
    */
   static void hashOneChunk(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff) {
-    int blocks = len == 0 ? 1 : (len + 63) >>> 6;
-    if (viewFor(16 * blocks + 8)) {
-      byte[] pad = (len & 63) != 0 || len == 0 ? PaddedBlock.mine() : null;
-      hashOneChunkViewed(in, off, len, key, flags, out, outOff, pad);
-    } else {
-      hashOneChunkByShifts(in, off, len, blocks, key, flags, out, outOff);
-    }
+    byte[] pad = (len & 63) != 0 || len == 0 ? PaddedBlock.mine() : null;
+    hashOneChunk(in, off, len, key, flags, out, outOff, pad);
   }
 
   /**
-   * {@link #hashOneChunk} through the view. A partial last block is copied to {@code pad}, zero
-   * after its bytes, and read from there by the same loads as a full one: read by a second way
-   * ({@link #partialWord}), every block of such a chunk ran slower (see below), 1,000 bytes in
-   * 3.2 us against 2.0 for 1,024 (JDK 17; bench/notes/short-hash.md).
+   * {@link #hashOneChunk} with the block words in locals. A partial last block is copied to
+   * {@code pad}, zero after its bytes, and read from there by the same loads as a full one: read
+   * by a second way ({@link #partialWord}), every block of such a chunk ran slower (see below),
+   * 1,000 bytes in 3.2 us against 2.0 for 1,024 (JDK 17; bench/notes/short-hash.md).
    */
-  private static void hashOneChunkViewed(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff,
+  private static void hashOneChunk(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff,
       byte[] pad) {
     int c0 = key[0];
     int c1 = key[1];
@@ -990,41 +959,9 @@ final class Compress {
     View.LE.set(out, outOff + 28, c7);
   }
 
-  // Each entry point above only chooses between two methods, on purpose. The unrolled ones read
-  // their message words one way only: given a second way, C2 compiles both (the profile saw the
-  // shifts), and the words, merged from two ways, take registers that loads folded into the
-  // rounds do not. And they stay as large as they were: C2 stops inlining (even
-  // Integer.rotateRight) into a method once the bytecode inlined there reaches 8000 bytes
-  // (DesiredMethodLimit), which the unrolled rounds nearly do. Either made a 64-byte hash
-  // slower (bench/notes/startup.md, "Third pass"). The readers by shifts go through
-  // compressWords: they run for the first words only, and may allocate.
-
-  /** {@link #compressBlock} reading the block by shifts. */
-  private static void compressBlockByShifts(int[] cv, int cvOff, byte[] in, int off, long counter, int flags,
-      int[] out, int outOff) {
-    int[] m = new int[16];
-    for (int i = 0; i < 16; i++) {
-      m[i] = word(in, off + 4 * i);
-    }
-    compressWords(cv, cvOff, m, 0, counter, 64, flags, out, outOff, false);
-  }
-
-  /** {@link #hashOneChunk} reading and writing words by shifts. */
-  private static void hashOneChunkByShifts(byte[] in, int off, int len, int blocks, int[] key, int flags, byte[] out,
-      int outOff) {
-    int[] cv = key.clone();
-    int[] m = new int[16];
-    for (int b = 0; b < blocks; b++) {
-      int blockOff = off + 64 * b;
-      int blockLen = b == blocks - 1 ? len - 64 * b : 64;
-      for (int i = 0; i < 16; i++) {
-        m[i] = blockLen == 64 ? word(in, blockOff + 4 * i) : partialWord(in, blockOff, blockLen, i);
-      }
-      int blockFlags = flags | (b == 0 ? 1 : 0) | (b == blocks - 1 ? 2 | 8 : 0);
-      compressWords(cv, 0, m, 0, 0, blockLen, blockFlags, cv, 0, false);
-    }
-    for (int i = 0; i < 8; i++) {
-      putWord(out, outOff + 4 * i, cv[i]);
-    }
-  }
+  // The unrolled methods read their message words one way only: given a second way, C2 compiles
+  // both, and the words, merged from two ways, take registers that loads folded into the rounds
+  // do not. And they stay as large as they are: C2 stops inlining (even Integer.rotateRight)
+  // into a method once the bytecode inlined there reaches 8000 bytes (DesiredMethodLimit),
+  // which the unrolled rounds nearly do (bench/notes/startup.md, "Third pass").
 }

@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Whether the native kernel may pin Java arrays (JNI critical sections) or must copy them
- * through a bounded native buffer instead, decided once.
+ * Whether the native kernel may hand the library array inputs long enough to be pinned (JNI
+ * critical sections), or must cut its calls so that the library copies every array input
+ * ({@link NativeBlake3#COPY_LEN} bytes at most a call), decided once.
  *
  * <p>Where a collector cannot pin a single region, HotSpot implements a critical section with
  * the GC locker: a collection waits until every critical section has ended, and a thread whose

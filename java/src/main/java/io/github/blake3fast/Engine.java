@@ -6,6 +6,14 @@ final class Engine {
 
   private static final NativeLoader.Choice CHOICE = NativeLoader.choose();
 
+  static {
+    // One-time work belongs here, when the engine is chosen, not in a later call.
+    if (!(CHOICE.kernel instanceof NativeKernel)) {
+      Compress.View.create();
+      LaneRule.lanesWin();
+    }
+  }
+
   static Kernel kernel() {
     return CHOICE.kernel;
   }

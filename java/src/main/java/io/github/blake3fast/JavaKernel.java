@@ -42,12 +42,28 @@ final class JavaKernel implements Kernel {
 
   @Override
   public int hashSubtrees(byte[] in, int off, int len, int[] key, long counter, int flags, int[] cvs, int cvsOff) {
+    return hashSubtrees(in, off, len, key, counter, flags, cvs, cvsOff, false);
+  }
+
+  /** The last chunk in the same lanes as the chunks before it: see {@link Kernel#hashSubtreesThenLast}. */
+  @Override
+  public int hashSubtreesThenLast(byte[] in, int off, int len, int[] key, long counter, int flags, int[] cvs,
+      int cvsOff) {
+    return hashSubtrees(in, off, len, key, counter, flags, cvs, cvsOff, true);
+  }
+
+  /**
+   * Chunks are hashed in runs of up to MAX_LANES that may cross subtree boundaries (so that a
+   * short input still fills the lanes); each chunk's value then goes on the small stack of its
+   * subtree, which starts at that subtree's own slot. With {@code lastAlone}, the subtrees are
+   * those of all chunks but the last, whose value comes after them on its own.
+   */
+  private int hashSubtrees(byte[] in, int off, int len, int[] key, long counter, int flags, int[] cvs, int cvsOff,
+      boolean lastAlone) {
     int total = len / Spec.CHUNK_LEN;
-    // Chunks are hashed in runs of up to MAX_LANES that may cross subtree boundaries (so that
-    // a short input still fills the lanes); each chunk's value then goes on the small stack of
-    // its subtree, which starts at that subtree's own slot.
+    long inSubtrees = lastAlone ? total - 1 : total;
     int count = 0;
-    long subtree = Spec.subtreeChunks(counter, total);
+    long subtree = inSubtrees > 0 ? Spec.subtreeChunks(counter, inSubtrees) : 1;
     long done = 0;
     int depth = 0;
     for (int c = 0; c < total; ) {
@@ -66,8 +82,8 @@ final class JavaKernel implements Kernel {
         depth = merge(cvs, base, depth + 1, ++done, key, flags);
         if (done == subtree) { // its value is now alone at its slot
           count++;
-          long next = counter + c + i + 1;
-          subtree = Spec.subtreeChunks(next, total - (c + i + 1));
+          long left = inSubtrees - (c + i + 1);
+          subtree = left > 0 ? Spec.subtreeChunks(counter + c + i + 1, left) : 1;
           done = 0;
           depth = 0;
         }
@@ -105,18 +121,15 @@ final class JavaKernel implements Kernel {
     JavaBatch.hashMany(this, data, offsets, lengths, from, count, key, flags, out, outOff);
   }
 
+  /** Never: the tree driver builds every tree above the chunks ({@link OneShot}, {@link TreeState}). */
   @Override
   public boolean hashesWhole(int len, int outLen) {
-    // The length first: the rule is decided lazily, and a short input loads no JavaWholeInput.
-    return len >= JavaLanes.MIN_LANES * Spec.CHUNK_LEN && JavaWholeInput.takes(len) && usesLanes();
+    return false;
   }
 
   @Override
   public void hashWhole(byte[] in, int off, int len, int[] key, int flags, byte[] out, int outOff, int outLen) {
-    if (!hashesWhole(len, outLen)) {
-      throw new IllegalArgumentException("the Java kernel hashes whole only inputs of lanes: the driver builds it");
-    }
-    JavaWholeInput.hash(in, off, len, key, flags, out, outOff, outLen);
+    throw new IllegalArgumentException("the Java kernel hashes no whole input: the driver builds the tree");
   }
 
   @Override

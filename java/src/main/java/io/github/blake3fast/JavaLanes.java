@@ -60,11 +60,7 @@ final class JavaLanes implements MessageLanes {
       java.util.Arrays.fill(cv[w], 0, n, key[w]);
     }
     for (int b = 0; b < 16; b++) {
-      if (Compress.viewFor(16 * n)) {
-        readBlocks(in, off + b * Spec.BLOCK_LEN, n);
-      } else {
-        readBlocksByShifts(in, off + b * Spec.BLOCK_LEN, n);
-      }
+      readBlocks(in, off + b * Spec.BLOCK_LEN, n);
       int blockFlags = flags | (b == 0 ? Spec.CHUNK_START : 0) | (b == 15 ? Spec.CHUNK_END : 0);
       for (int w = 0; w < 8; w++) {
         System.arraycopy(cv[w], 0, v[w], 0, n);
@@ -113,13 +109,12 @@ final class JavaLanes implements MessageLanes {
       if (running == 0) {
         break;
       }
-      boolean view = Compress.viewFor(16 * running);
       for (int l = 0; l < running; l++) {
         int left = lens[l] - at;
         if (left >= Spec.BLOCK_LEN) {
-          readBlock(arrays[l], offs[l] + at, l, view);
+          readBlock(arrays[l], offs[l] + at, l);
         } else {
-          readPartialBlock(arrays[l], offs[l] + at, left, l, view);
+          readPartialBlock(arrays[l], offs[l] + at, left, l);
         }
       }
       for (int w = 0; w < 8; w++) {
@@ -155,23 +150,17 @@ final class JavaLanes implements MessageLanes {
     return len == 0 ? 1 : (len + Spec.BLOCK_LEN - 1) / Spec.BLOCK_LEN;
   }
 
-  private void readBlock(byte[] in, int at, int lane, boolean view) {
-    if (view) {
-      for (int j = 0; j < 16; j++) {
-        m[j][lane] = Compress.View.word(in, at + 4 * j);
-      }
-    } else {
-      for (int j = 0; j < 16; j++) {
-        m[j][lane] = Compress.word(in, at + 4 * j);
-      }
+  private void readBlock(byte[] in, int at, int lane) {
+    for (int j = 0; j < 16; j++) {
+      m[j][lane] = Compress.View.word(in, at + 4 * j);
     }
   }
 
   /** The {@code len < 64} bytes at in[at] as a zero-padded block: whole words first, then the rest. */
-  private void readPartialBlock(byte[] in, int at, int len, int lane, boolean view) {
+  private void readPartialBlock(byte[] in, int at, int len, int lane) {
     int whole = len >>> 2;
     for (int j = 0; j < whole; j++) {
-      m[j][lane] = view ? Compress.View.word(in, at + 4 * j) : Compress.word(in, at + 4 * j);
+      m[j][lane] = Compress.View.word(in, at + 4 * j);
     }
     for (int j = whole; j < 16; j++) {
       m[j][lane] = Compress.partialWord(in, at, len, j);
@@ -186,23 +175,11 @@ final class JavaLanes implements MessageLanes {
     }
   }
 
-  // Two loops in two methods, not one with a choice per word: C2 would compile both ways into
-  // the one loop (the profile saw the shifts) and merge every word from the two.
-
   /** The words of the block at {@code in[at]} and of the n - 1 blocks 1024 bytes apart after it, a lane each. */
   private void readBlocks(byte[] in, int at, int n) {
     for (int l = 0; l < n; l++, at += Spec.CHUNK_LEN) {
       for (int j = 0; j < 16; j++) {
         m[j][l] = Compress.View.word(in, at + 4 * j);
-      }
-    }
-  }
-
-  /** {@link #readBlocks} by shifts: for the first words (see {@link Compress#VIEW_AFTER_WORDS}). */
-  private void readBlocksByShifts(byte[] in, int at, int n) {
-    for (int l = 0; l < n; l++, at += Spec.CHUNK_LEN) {
-      for (int j = 0; j < 16; j++) {
-        m[j][l] = Compress.word(in, at + 4 * j);
       }
     }
   }

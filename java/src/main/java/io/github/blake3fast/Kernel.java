@@ -10,8 +10,8 @@ import java.nio.ByteBuffer;
  */
 interface Kernel {
   /**
-   * The most input bytes the driver hands a kernel in one call, and the most output bytes a
-   * kernel writes in one native call: keeps a JNI critical section short.
+   * The most input bytes the driver hands a kernel in one call: keeps a JNI critical section
+   * short where the native kernel pins.
    */
   int MAX_CALL = 4 << 20;
 
@@ -72,17 +72,6 @@ interface Kernel {
   boolean hashesWhole(int len, int outLen);
 
   /**
-   * Writes the plain 32-byte hash of {@code utf8}, a string's UTF-8 bytes, to {@code out[0, 32)}
-   * and returns true, unless the bytes hold a {@code '?'}, which may stand for an unpaired
-   * surrogate ({@link Blake3#hashText}); false, having written nothing, also where the kernel has no
-   * such call for this length, or cannot make it now. A kernel whose call reads the bytes anyway
-   * tests them there, so that a string's hash costs no pass of its own over its bytes.
-   */
-  default boolean hashText(byte[] utf8, byte[] out) {
-    return false;
-  }
-
-  /**
    * {@code outLen} bytes of the root output of the whole input, from position 0; only where
    * {@link #hashesWhole} said yes (else an IllegalArgumentException).
    */
@@ -136,7 +125,7 @@ interface Kernel {
    * The non-root chaining value of each of {@code groups} whole groups of {@code 2^groupLog}
    * chunks, the first at chunk {@code counter} (a multiple of the group size), 32 bytes each
    * into {@code out[outOff..]}: the leaves of a Bao tree. This default asks
-   * {@link #hashSubtrees} once per group; the native kernel batches the groups in one call.
+   * {@link #hashSubtrees} once per group; the native kernel hashes many groups per call.
    */
   default void groupCvs(byte[] in, int off, int groups, int groupLog, int[] key, long counter, int flags,
       byte[] out, int outOff) {
@@ -144,7 +133,7 @@ interface Kernel {
     int len = Spec.CHUNK_LEN << groupLog;
     for (int g = 0; g < groups; g++) {
       hashSubtrees(in, off + g * len, len, key, counter + ((long) g << groupLog), flags, cv, 0);
-      putCv(cv, out, outOff + 32 * g);
+      ChainingValues.putWords(cv, 8, out, outOff + Spec.OUT_LEN * g);
     }
   }
 
@@ -155,30 +144,23 @@ interface Kernel {
     int len = Spec.CHUNK_LEN << groupLog;
     for (int g = 0; g < groups; g++) {
       hashSubtrees(direct, off + g * len, len, key, counter + ((long) g << groupLog), flags, cv, 0);
-      putCv(cv, out, outOff + 32 * g);
+      ChainingValues.putWords(cv, 8, out, outOff + Spec.OUT_LEN * g);
     }
   }
 
   /**
    * The non-root chaining values of {@code count} parent nodes, each a 64-byte block at
    * {@code in[off + 64 i]}, 32 bytes each into {@code out[outOff..]}; {@code out} may be
-   * {@code in} with {@code outOff <= off} (a tree level reduced in place).
+   * {@code in} with {@code outOff <= off} (a tree level reduced in place). This default
+   * compresses them one after the other in Java; the native kernel many per call.
    */
   default void parentCvs(byte[] in, int off, int count, int[] key, int flags, byte[] out, int outOff) {
     int[] block = new int[16];
-    int[] cv = new int[8];
     for (int i = 0; i < count; i++) {
-      for (int w = 0; w < 16; w++) {
-        block[w] = Compress.word(in, off + 64 * i + 4 * w);
-      }
-      Compress.compressWords(key, 0, block, 0, 0, Spec.BLOCK_LEN, flags | Spec.PARENT, cv, 0, false);
-      putCv(cv, out, outOff + 32 * i);
-    }
-  }
-
-  private static void putCv(int[] cv, byte[] out, int at) {
-    for (int w = 0; w < 8; w++) {
-      Compress.putWord(out, at + 4 * w, cv[w]);
+      ChainingValues.words(in, off + Spec.BLOCK_LEN * i, block, 0);
+      ChainingValues.words(in, off + Spec.BLOCK_LEN * i + Spec.OUT_LEN, block, 8);
+      Compress.parentCv(key, flags, block, 0, block, 0);
+      ChainingValues.putWords(block, 8, out, outOff + Spec.OUT_LEN * i);
     }
   }
 }

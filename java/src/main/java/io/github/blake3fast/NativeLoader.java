@@ -44,8 +44,6 @@ final class NativeLoader {
   static final String PROP_ISA = "blake3.isa";
   static final String PROP_PATH = "blake3.native.path";
   static final String PROP_DIR = "blake3.native.dir";
-  /** Test-only: makes the self-test see a wrong native result, to prove it is acted upon. */
-  static final String PROP_CORRUPT_FOR_TEST = "blake3.test.corruptNative";
   /** Read by the library's JNI_OnLoad: the binary name of the class to register natives on. */
   static final String PROP_JNI_CLASS = "blake3fast.jni.class";
   /** The System.Logger the choice is reported to (relocated along with the package when shaded). */
@@ -86,11 +84,19 @@ final class NativeLoader {
   }
 
   static Choice choose() {
+    return choose(false);
+  }
+
+  /**
+   * As {@link #choose()}; with {@code corruptSelfTest} the self-test sees a wrong native result
+   * (for the test that proves a mismatch is acted upon).
+   */
+  static Choice choose(boolean corruptSelfTest) {
     // File channels are interruptible: a pending interrupt would make extraction fail for good.
     boolean interrupted = Thread.interrupted();
     try {
       Route route = new Route();
-      NativeKernel k = load(route);
+      NativeKernel k = load(route, corruptSelfTest);
       if (!route.skipped.isEmpty()) {
         // Only a detour is worth a record: System.getLogger alone is a measurable share of
         // start-up (bench/notes/decisions.md). A location others could change is worth a
@@ -142,7 +148,7 @@ final class NativeLoader {
     return v.trim();
   }
 
-  private static NativeKernel load(Route route) throws Refusal {
+  private static NativeKernel load(Route route, boolean corruptSelfTest) throws Refusal {
     String enabled = setting(PROP_NATIVE);
     if (enabled != null) {
       switch (enabled.toLowerCase(Locale.ROOT)) {
@@ -185,9 +191,8 @@ final class NativeLoader {
     if (chosen < 0 || chosen >= NativeBlake3.ISA_NAMES.length) {
       throw warn("-D" + PROP_ISA + "=" + isa + " cannot run on this CPU, which runs " + supported());
     }
-    // Held to the ISA asked for, short hashes too; else they take the fastest one-block compression.
-    NativeKernel kernel = cap < 0 ? new NativeKernel(chosen) : new NativeKernel(chosen, CriticalArrays.PIN, false);
-    String mismatch = SelfTest.compare(kernel, Boolean.getBoolean(PROP_CORRUPT_FOR_TEST));
+    NativeKernel kernel = new NativeKernel(chosen);
+    String mismatch = SelfTest.compare(kernel, corruptSelfTest);
     if (mismatch != null) {
       throw fatal(kernel.name() + " failed its self-test against the Java engine (" + mismatch + ")");
     }

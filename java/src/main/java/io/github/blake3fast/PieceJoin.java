@@ -77,8 +77,7 @@ final class PieceJoin {
       throw new IllegalStateException("an input of more than one chunk reduced to one value");
     }
     stack.foldRoot(r);
-    return new Blake3OutputReader(kernel,
-        new OutputNode(mode.key.clone(), Arrays.copyOfRange(r, 8, 24), Spec.BLOCK_LEN, mode.flags | Spec.PARENT));
+    return new Blake3OutputReader(kernel, ChainingValues.rootParent(Arrays.copyOfRange(r, 8, 24), mode));
   }
 
   private static boolean hasLaterBytes(List<Piece> sorted, int i) {

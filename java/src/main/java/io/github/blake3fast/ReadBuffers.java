@@ -12,8 +12,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Direct memory is limited apart from the heap ({@code -XX:MaxDirectMemorySize}, by default
  * the heap's size) and may be short while the heap is not: then {@link #acquire} hands out heap
  * buffers, which hash the same, one copy slower. A refused direct allocation is slow (the JDK
- * runs a GC and waits up to about half a second before it gives up), so after one the pool does
- * not ask again for a while, and the wait doubles while the JDK keeps refusing. The pool keeps at
+ * runs a GC and waits up to about half a second before it gives up), so after one the pool asks
+ * no more: from then on it allocates heap buffers (and still hands out the direct ones it has
+ * pooled). No clock decides when to ask again: the process that ran short once is taken to be
+ * short of direct memory. The pool keeps at
  * most {@link #POOL_BYTES} of each kind: what more threads than that use at once is garbage
  * afterwards. One pool for all threads, not one per thread: threads started for a single call
  * (updateFile with a thread count) leave their buffers to the next call instead of to the GC.
@@ -35,12 +37,8 @@ final class ReadBuffers {
   private static final Pool DIRECT = new Pool();
   private static final Pool HEAP = new Pool();
 
-  /** Before this System.nanoTime() no direct buffer is allocated; meaningful while backOffNanos > 0. */
-  private static volatile long directRetryAt;
-  /** 0 while direct allocations succeed; after a refusal, the pause before the next attempt. */
-  private static final AtomicLong backOffNanos = new AtomicLong();
-  private static final long FIRST_BACK_OFF = 1_000_000_000L;
-  private static final long LAST_BACK_OFF = 64_000_000_000L;
+  /** Set after the JDK refused a direct buffer: no direct buffer is allocated after that. */
+  private static volatile boolean directRefused;
 
   /** The buffer size for {@code wanted} bytes: the power of two at or above it, within MIN and MAX. */
   static int sizeFor(long wanted) {
@@ -120,26 +118,16 @@ final class ReadBuffers {
     }
   }
 
-  /** A new direct buffer, or null if the JDK refused one lately or refuses it now. */
+  /** A new direct buffer, or null if the JDK refuses it now or did once before. */
   private static ByteBuffer allocateDirect(int size) {
-    if (backOffNanos.get() > 0 && System.nanoTime() - directRetryAt < 0) {
+    if (directRefused) {
       return null;
     }
     try {
-      ByteBuffer b = ByteBuffer.allocateDirect(size);
-      backOffNanos.set(0);
-      return b;
+      return ByteBuffer.allocateDirect(size);
     } catch (OutOfMemoryError e) {
       // "Cannot reserve ... bytes of direct buffer memory": the JDK collected and waited already.
-      // A loop, not updateAndGet and a lambda: a first hashFile loads this class, and the classes
-      // on a first use name no lambda (StartupClassesTest).
-      long w;
-      long wait;
-      do {
-        w = backOffNanos.get();
-        wait = w == 0 ? FIRST_BACK_OFF : Math.min(LAST_BACK_OFF, 2 * w);
-      } while (!backOffNanos.compareAndSet(w, wait));
-      directRetryAt = System.nanoTime() + wait;
+      directRefused = true;
       return null;
     }
   }

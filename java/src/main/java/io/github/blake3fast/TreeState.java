@@ -257,19 +257,24 @@ final class TreeState {
   /**
    * The buffered last chunk (0 to 1024 bytes) as a node in {@code r}: the chaining value
    * before its last block in [0, 8), that block's words in [8, 24). Returns the block's length.
+   * Its words are read by shifts, not through the Java engine's view: the native engine, which
+   * finishes a stream's last chunk here, never creates that view.
    */
   private int lastChunkNode(int[] r) {
     System.arraycopy(key, 0, r, 0, 8);
     byte[] buf = pending.bytes;
     int bufLen = pending.len;
     int blocks = bufLen == 0 ? 1 : (bufLen + Spec.BLOCK_LEN - 1) / Spec.BLOCK_LEN;
-    for (int b = 0; b < blocks - 1; b++) {
-      Compress.compressBlock(r, 0, buf, Spec.BLOCK_LEN * b, cvs.chunks(),
-          flags | (b == 0 ? Spec.CHUNK_START : 0), r, 0);
-    }
     int lastLen = bufLen - Spec.BLOCK_LEN * (blocks - 1);
-    for (int i = 0; i < 16; i++) {
-      r[8 + i] = buf == null ? 0 : Compress.partialWord(buf, Spec.BLOCK_LEN * (blocks - 1), lastLen, i);
+    for (int b = 0; b < blocks; b++) {
+      int at = Spec.BLOCK_LEN * b;
+      for (int i = 0; i < 16; i++) {
+        r[8 + i] = buf == null ? 0 : b < blocks - 1 ? Compress.word(buf, at + 4 * i) : Compress.partialWord(buf, at, lastLen, i);
+      }
+      if (b < blocks - 1) {
+        Compress.compressWords(r, 0, r, 8, cvs.chunks(), Spec.BLOCK_LEN, flags | (b == 0 ? Spec.CHUNK_START : 0), r, 0,
+            false);
+      }
     }
     return lastLen;
   }

@@ -15,9 +15,8 @@ import java.util.Objects;
  * <p>Both encode first and look for surrogates only when the bytes hold a {@code ?}: for every
  * unpaired surrogate {@code getBytes} writes the charset's default replacement, which
  * {@code CharsetEncoder} specifies as {@code ?}, so bytes without one came from a well-formed
- * string, and the common path costs one pass over the bytes and no pass over the chars. For
- * {@code hash(String)} up to a chunk the native kernel makes that pass itself, in C, as it reads
- * the bytes ({@link Blake3#hashText}).
+ * string, and the common path costs one pass over the bytes and no pass over the chars: 5-9% of
+ * a 64-byte string's hash (bench/timing/StringHashTiming.java).
  */
 final class Utf8 {
   private Utf8() {}
@@ -54,14 +53,7 @@ final class Utf8 {
    * string gives {@code text.getBytes(UTF_8)}.
    */
   static byte[] withReplacement(String text) {
-    return withReplacement(text, text.getBytes(StandardCharsets.UTF_8));
-  }
-
-  /** As {@link #withReplacement(String)}, given {@code bytes}, {@code text.getBytes(UTF_8)}. */
-  static byte[] withReplacement(String text, byte[] bytes) {
-    if (text.length() >= LATIN1_TEST_MIN && storedAsLatin1(text)) {
-      return bytes;
-    }
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
     if (!hasQuestionMark(bytes) || firstUnpaired(text) < 0) {
       return bytes;
     }
@@ -124,32 +116,5 @@ final class Utf8 {
       }
     }
     return false;
-  }
-
-  /**
-   * Strings of this many chars or more are asked whether they are stored as Latin-1 before
-   * their bytes are scanned: the question costs an allocation or two, the scan a pass over
-   * bytes fresh from the encoder, a third of a 16 KiB string's hashing.
-   */
-  static final int LATIN1_TEST_MIN = 1024;
-
-  /**
-   * Whether {@code s} is stored one byte a char (JDK 9+ compact strings), which no surrogate
-   * can be. Java has no public question for it, but {@code String.chars()} picks its
-   * spliterator's class by it; any other class, on any JDK, means "maybe not", never a wrong yes.
-   */
-  static boolean storedAsLatin1(String s) {
-    return Latin1Spliterator.CLASS != null && s.chars().spliterator().getClass() == Latin1Spliterator.CLASS;
-  }
-
-  /** In a class of its own: its look-up, and the stream classes, only for long strings. */
-  private static final class Latin1Spliterator {
-    static final Class<?> CLASS = find();
-
-    private static Class<?> find() {
-      Class<?> c = "latin-1".chars().spliterator().getClass();
-      // By name too: without compact strings (-XX:-CompactStrings) every string is UTF-16.
-      return c.getName().equals("java.lang.StringLatin1$CharsSpliterator") ? c : null;
-    }
   }
 }

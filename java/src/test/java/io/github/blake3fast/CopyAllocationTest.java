@@ -7,9 +7,9 @@ import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
 
 /**
- * Hashing through the copy buffers ({@link CopyBuffers}) allocates nothing per call beyond the
- * result, also for inputs longer than one buffer, whose pieces are merged on a stack: that stack
- * belongs to the buffer's slot, not to the call (it was a new 2 KiB array per hash).
+ * A native kernel that never pins (its calls cut at the library's copy length) allocates nothing
+ * per call beyond the result, also for inputs longer than one call, whose pieces are merged on a
+ * stack: that stack is the caller's room for values, not a new array per hash.
  */
 class CopyAllocationTest {
   @Test
@@ -19,20 +19,11 @@ class CopyAllocationTest {
     com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     assumeTrue(mx.isThreadAllocatedMemorySupported() && mx.isThreadAllocatedMemoryEnabled(), "no allocation counter");
     Kernel copying = new NativeKernel(((NativeKernel) Engine.kernel()).isa(), false);
-    byte[] out = new byte[32];
-    // The Java side's last chunk reads its first words by shifts, which may allocate until C2
-    // compiles them (Compress.VIEW_AFTER_WORDS): measured past those, whichever tests ran before.
-    int wordsBeforeView = Compress.wordsBeforeView;
-    Compress.wordsBeforeView = 0;
-    try {
-      measure(mx, copying, out);
-    } finally {
-      Compress.wordsBeforeView = wordsBeforeView;
-    }
+    measure(mx, copying, new byte[32]);
   }
 
   private static void measure(com.sun.management.ThreadMXBean mx, Kernel copying, byte[] out) {
-    for (int size : new int[] {CopyBuffers.LEN - 1, CopyBuffers.LEN + 1, 1 << 20, (4 << 20) + 1000}) {
+    for (int size : new int[] {NativeBlake3.COPY_LEN - 1, NativeBlake3.COPY_LEN + 1, 1 << 20, (4 << 20) + 1000}) {
       byte[] in = new byte[size];
       for (int i = 0; i < 50; i++) { // warm up: lazily made buffers, class loading, compilation
         OneShot.hash(copying, in, 0, size, Spec.iv(), 0, out, 0, 32);

@@ -93,7 +93,11 @@ final class Engines {
 
     /** A string's hash, as {@link Blake3#hash(String)} makes it on this kernel. */
     byte[] hash(String text) {
-      return chosen ? Blake3.hash(text) : Blake3.hashText(kernel, text);
+      if (chosen) {
+        return Blake3.hash(text);
+      }
+      byte[] utf8 = Utf8.withReplacement(text);
+      return oneShot(utf8, Spec.iv(), 0, Spec.OUT_LEN);
     }
 
     byte[] hash(byte[] in, int outLen) {

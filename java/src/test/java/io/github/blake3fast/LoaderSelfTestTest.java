@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The loader's self-test: its stored answers are the Java engine's, every native kernel this
- * CPU runs passes it, and a native result that differs (injected through the test-only switch
- * -Dblake3.test.corruptNative=true, in a child JVM) disables native code with a warning.
+ * CPU runs passes it, and a native result that differs (injected through the loader's
+ * {@code choose(true)}, in a child JVM: {@link CorruptMain}) disables native code with a warning.
  */
 class LoaderSelfTestTest {
 
@@ -146,7 +146,7 @@ class LoaderSelfTestTest {
     String best = Blake3.implementation();
     for (String isa : new String[] {null, "portable"}) {
       List<String> cmd = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-          "-XX:-UsePerfData", "-Djava.io.tmpdir=" + work, "-Duser.home=" + work, "-Dblake3.test.corruptNative=true"));
+          "-XX:-UsePerfData", "-Djava.io.tmpdir=" + work, "-Duser.home=" + work));
       if (isa != null) {
         cmd.add("-Dblake3.isa=" + isa);
       }
@@ -154,7 +154,7 @@ class LoaderSelfTestTest {
         cmd.add("--enable-native-access=ALL-UNNAMED");
       }
       cmd.addAll(List.of("-cp", base.resolve("target/classes") + ":" + base.resolve("target/test-classes"),
-          "io.github.blake3fast.loader.ProbeMain", "once"));
+          CorruptMain.class.getName()));
       ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile());
       Process p = pb.start();
       String out = new String(p.getInputStream().readAllBytes());
@@ -172,6 +172,26 @@ class LoaderSelfTestTest {
       assertTrue(out.contains("hash=ok\n"), all);
       assertTrue(err.contains("WARNING: blake3-fast: using the Java engine: " + reason + "\n"), all);
       assertEquals(1, err.split("blake3-fast:", -1).length - 1, "logged once\n" + all);
+    }
+  }
+
+  /**
+   * The loader's choice with the self-test corrupted, as the first use of the library makes it:
+   * prints impl= (the description) and hash=ok when the chosen kernel hashes the 102400-byte
+   * vector right. Engine is never touched, so nothing else loads or logs.
+   */
+  static final class CorruptMain {
+    public static void main(String[] args) {
+      NativeLoader.Choice c = NativeLoader.choose(true);
+      System.out.println("impl=" + c.description);
+      byte[] in = new byte[102400];
+      for (int i = 0; i < in.length; i++) {
+        in[i] = (byte) (i % 251);
+      }
+      byte[] out = new byte[32];
+      OneShot.hash(c.kernel, in, 0, in.length, Spec.iv(), 0, out, 0, 32);
+      String hex = Blake3.toHex(out);
+      System.out.println("hash=" + (hex.equals("bc3e3d41a1146b069abffad3c0d44860cf664390afce4d9661f7902e7943e085") ? "ok" : hex));
     }
   }
 }

@@ -60,7 +60,8 @@ class MappedFileTest {
         int n = k.hashMapped(raf.getFD(), c[0], (int) c[1], data.length, Spec.iv(), c[2], 0, mapped, 0);
         int m = k.hashSubtrees(data, (int) c[0], (int) c[1], Spec.iv(), c[2], 0, copied, 0);
         assertEquals(m, n, Arrays.toString(c));
-        assertArrayEquals(copied, mapped, Arrays.toString(c));
+        // The values only: a kernel may use the room after them as a work area.
+        assertArrayEquals(Arrays.copyOf(copied, 8 * m), Arrays.copyOf(mapped, 8 * n), Arrays.toString(c));
       }
     }
   }

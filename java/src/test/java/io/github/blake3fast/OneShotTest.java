@@ -19,9 +19,9 @@ class OneShotTest {
     new SplittableRandom(15).nextBytes(DATA);
   }
 
-  private static final int[] LENGTHS = {0, 1, 64, 65, 1024, 1025, CopyBuffers.LEN, CopyBuffers.LEN + 1,
+  private static final int[] LENGTHS = {0, 1, 64, 65, 1024, 1025, NativeBlake3.COPY_LEN, NativeBlake3.COPY_LEN + 1,
       Kernel.MAX_CALL, Kernel.MAX_CALL + 1};
-  private static final int[] OUT_LENGTHS = {32, NativeBlake3.COPY_OUT, NativeBlake3.COPY_OUT + 1, 200};
+  private static final int[] OUT_LENGTHS = {32, 64, 65, 200};
 
   private static byte[] oneShot(Kernel k, int len, int[] key, int flags, int outLen) {
     byte[] out = new byte[outLen + 5];
