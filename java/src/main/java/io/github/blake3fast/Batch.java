@@ -54,14 +54,37 @@ final class Batch {
 
   static void hashPacked(int[] key, int flags, byte[] data, int[] offsets, int[] lengths, byte[] out) {
     checkPacked(data, offsets, lengths, out);
-    hashCheckedPacked(key, flags, data, offsets, lengths, out);
+    hashCheckedPacked(Engine.kernel(), key, flags, data, offsets, lengths, out);
   }
 
-  /** {@link #hashPacked} once {@link #checkPacked} has passed. */
-  static void hashCheckedPacked(int[] key, int flags, byte[] data, int[] offsets, int[] lengths, byte[] out) {
-    if (offsets.length > 0) {
-      Engine.kernel().hashMany(data, offsets, lengths, 0, offsets.length, key, flags, out, 0);
+  /**
+   * {@link #hashPacked} on {@code kernel} once {@link #checkPacked} has passed. {@code out} may be
+   * {@code data}: the hashes are those of the messages as they were before any hash was written.
+   * Kernels hash a batch in several calls, each writing its hashes before the next reads its
+   * messages, so when a message lies where the hashes go, they are made in an array of their own
+   * first.
+   */
+  static void hashCheckedPacked(Kernel kernel, int[] key, int flags, byte[] data, int[] offsets, int[] lengths,
+      byte[] out) {
+    int n = offsets.length;
+    if (n == 0) {
+      return;
     }
+    byte[] to = out == data && aMessageLiesIn(offsets, lengths, Spec.OUT_LEN * n) ? new byte[Spec.OUT_LEN * n] : out;
+    kernel.hashMany(data, offsets, lengths, 0, n, key, flags, to, 0);
+    if (to != out) {
+      System.arraycopy(to, 0, out, 0, to.length);
+    }
+  }
+
+  /** Whether a byte of some message lies in {@code [0, end)}. */
+  private static boolean aMessageLiesIn(int[] offsets, int[] lengths, int end) {
+    for (int i = 0; i < offsets.length; i++) {
+      if (lengths[i] > 0 && offsets[i] < end) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Checks the array form: no null array or element. */

@@ -74,7 +74,8 @@ public final class Blake3 {
    * to {@code out[outOffset .. outOffset + 32)}, allocating nothing: for loops that hash many
    * short inputs, where a new result array per hash is most of the garbage, and where a young
    * generation still growing makes every fresh page of it cost a page fault
-   * (docs/performance.md#short-inputs). {@code input} and {@code out} may be the same array.
+   * (docs/performance.md#short-inputs). {@code input} and {@code out} may be the same array, the
+   * hash overlapping the bytes hashed: it is theirs as they were before it was written.
    *
    * @param input the array holding the bytes to hash
    * @param offset where they start in {@code input}
@@ -187,11 +188,13 @@ public final class Blake3 {
    * {@code data[offsets[i], offsets[i] + lengths[i])} (ranges may come in any order, overlap or
    * leave gaps) and its hash goes to {@code out[32 i, 32 i + 32)}. The same as
    * {@link #hash(byte[], int, int)} of each, computed side by side (see {@link #hashMany(byte[][])}).
+   * {@code out} may be {@code data} itself: the hashes are those of the messages as they were
+   * before any hash was written, whatever the layout.
    *
    * @param data the array holding the messages
    * @param offsets where each message starts in {@code data}
    * @param lengths each message's length, as many as {@code offsets}
-   * @param out receives the hashes, at least {@code 32 * offsets.length} bytes
+   * @param out receives the hashes, at least {@code 32 * offsets.length} bytes; may be {@code data}
    * @throws IllegalArgumentException if {@code offsets} and {@code lengths} differ in length or
    *     {@code out} is too short
    * @throws IndexOutOfBoundsException if a range is not inside {@code data}
@@ -216,7 +219,8 @@ public final class Blake3 {
 
   /**
    * The keyed hash of each of several messages packed in one array, as
-   * {@link #hashMany(byte[], int[], int[], byte[])} lays them out.
+   * {@link #hashMany(byte[], int[], int[], byte[])} lays them out; {@code out} (and the key) may be
+   * {@code data}, as there.
    *
    * @param key32 the key, exactly {@value #KEY_LEN} bytes
    * @param data the array holding the messages
@@ -247,7 +251,8 @@ public final class Blake3 {
 
   /**
    * Keys derived for {@code context} from several key materials packed in one array, as
-   * {@link #hashMany(byte[], int[], int[], byte[])} lays them out.
+   * {@link #hashMany(byte[], int[], int[], byte[])} lays them out; {@code out} may be {@code data},
+   * as there.
    *
    * @param context the application-specific context string
    * @param data the array holding the key materials
@@ -260,7 +265,7 @@ public final class Blake3 {
   public static void deriveKeyMany(String context, byte[] data, int[] offsets, int[] lengths, byte[] out) {
     Objects.requireNonNull(context, "context");
     Batch.checkPacked(data, offsets, lengths, out); // before the context is hashed
-    Batch.hashCheckedPacked(contextKey(context), Spec.DERIVE_KEY_MATERIAL, data, offsets, lengths, out);
+    Batch.hashCheckedPacked(Engine.kernel(), contextKey(context), Spec.DERIVE_KEY_MATERIAL, data, offsets, lengths, out);
   }
 
   /**

@@ -91,6 +91,15 @@ final class Engines {
       return chosen ? Blake3.hash(in) : oneShot(in, Spec.iv(), 0, Spec.OUT_LEN);
     }
 
+    /** {@link Blake3#hash(byte[], int, int, byte[], int)} on this kernel. */
+    void hashInto(byte[] in, int off, int len, byte[] out, int outOff) {
+      if (chosen) {
+        Blake3.hash(in, off, len, out, outOff);
+      } else {
+        OneShot.hash(kernel, in, off, len, Spec.iv(), 0, out, outOff, Spec.OUT_LEN);
+      }
+    }
+
     /** A string's hash, as {@link Blake3#hash(String)} makes it on this kernel. */
     byte[] hash(String text) {
       if (chosen) {
