@@ -33,9 +33,11 @@
  * 64 KiB stays in the L2 cache between the copy and the hash, and was the fastest size of
  * copy measured (bench/notes/gclocker.md). */
 #define B3J_COPY_LEN (64 * 1024)
-/* Copies up to this many bytes go on the stack: with the deepest kernel's ~14 KiB, well inside
- * the shadow zone HotSpot keeps free below a native call (20 pages). */
-#define B3J_STACK_LEN (16 * 1024)
+/* Copies up to this many bytes go on the stack, longer ones to malloc: short hashes, the most
+ * frequent calls, cost no allocation, and the deepest call (hashMany: this, its 10 KiB of
+ * offsets and hashes, the batch's 30 KiB) stays within the room HotSpot keeps free below a
+ * native call on Linux (20 pages; gcc -fstack-usage, native/README.md). */
+#define B3J_STACK_LEN (8 * 1024)
 /* Outputs up to this many bytes are computed on the stack; longer ones a slice at a time. */
 #define B3J_OUT_STACK 64
 #define B3J_OUT_SLICE (64 * 1024)
@@ -182,7 +184,7 @@ static int b3j_subtrees_fit(JNIEnv *env, jint len, jint max_log) {
     b3j_throw_iae(env, "blake3fast: max_log outside 0..63");
     return 0;
   }
-  if (max_log < 32 && ((uint64_t)len / BLAKE3_CHUNK_LEN >> max_log) + 2 * (uint64_t)max_log >=
+  if (max_log < 32 && ((uint64_t)len / BLAKE3_CHUNK_LEN >> max_log) + 2 * (uint64_t)max_log >
                           B3J_MAX_SUBTREES) {
     b3j_throw_iae(env, "blake3fast: more subtrees than one call returns");
     return 0;
@@ -348,8 +350,9 @@ static void JNICALL b3j_hash_many_direct(JNIEnv *env, jclass cls, jint isa, jobj
   (*env)->SetByteArrayRegion(env, out, out_off, count * BLAKE3_OUT_LEN, (const jbyte *)hashes);
 }
 
-/* The most parents one hashParents call takes: their blocks fit the stack copy of an input. */
-#define B3J_PARENTS (B3J_STACK_LEN / BLAKE3_BLOCK_LEN)
+/* The most parents one hashParents call takes (NativeBlake3.PARENTS_MAX): 16 KiB of blocks,
+ * copied onto the stack. */
+#define B3J_PARENTS 256
 
 /* The parents of count 64-byte blocks, hashed in the stack copy of their blocks and copied out
  * from there: every input byte is read before any output byte is written, so out may overlap
