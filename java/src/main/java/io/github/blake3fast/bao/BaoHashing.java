@@ -55,11 +55,13 @@ final class BaoHashing {
         Arrays.copyOfRange(block, off + CV_LEN, off + 2 * CV_LEN), HASH);
   }
 
-  /** The non-root value of one parent block at {@code block[off..]}. */
+  /**
+   * The non-root value of one parent block at {@code block[off..]}: the one-pair merge, which
+   * compresses in Java, cheaper for a single parent than a batched call into the engine.
+   */
   static byte[] parentCv(byte[] block, int off) {
-    byte[] cv = new byte[CV_LEN];
-    Blake3Hazmat.mergeSubtrees(block, off, 1, HASH, cv, 0);
-    return cv;
+    return Blake3Hazmat.mergeSubtrees(Arrays.copyOfRange(block, off, off + CV_LEN),
+        Arrays.copyOfRange(block, off + CV_LEN, off + 2 * CV_LEN), HASH);
   }
 
   static boolean sameCv(byte[] a, int aOff, byte[] b, int bOff) {
