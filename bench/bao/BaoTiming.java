@@ -1,6 +1,6 @@
 import io.github.blake3fast.Blake3;
-import io.github.blake3fast.Blake3Bao;
-import io.github.blake3fast.Blake3BaoDecoder;
+import io.github.blake3fast.bao.Blake3Bao;
+import io.github.blake3fast.bao.Blake3BaoDecoder;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;

@@ -63,6 +63,13 @@ import java.util.Objects;
  * an input of one chunk or less has no parents: hash it with {@link Blake3} (or as a single
  * piece).
  *
+ * <p><b>Many equal subtrees at once.</b> A tree built level by level from equal subtrees (Bao's
+ * chunks or chunk groups, say) needs the values of many small subtrees and many parents, where
+ * one call each would cost more than the hashing. {@link #hashSubtrees(byte[], int, int, long,
+ * int, Mode, byte[], int)} gives the values of consecutive subtrees of one size side by side in
+ * an array, and {@link #mergeSubtrees(byte[], int, int, Mode, byte[], int)} reduces such a level
+ * to the one above; the native kernel takes many of either per call.
+ *
  * <p>All methods are static and thread-safe; {@link SubtreeHasher} is used by one thread at a
  * time. Bad arguments (a misaligned offset, a range longer than its offset allows, a chaining
  * value that is not 32 bytes, pieces that do not tile the input) get an
@@ -211,6 +218,66 @@ public final class Blake3Hazmat {
   }
 
   /**
+   * The chaining values of many whole subtrees of one size, side by side: the {@code length /
+   * subtreeLength} subtrees of {@code subtreeLength} bytes each that make up {@code input[offset,
+   * offset + length)}, the first starting at byte {@code inputOffset} of the whole input. Value
+   * {@code i}, that of the subtree at {@code inputOffset + i * subtreeLength}, goes to {@code
+   * cvs[cvsOffset + 32 i, cvsOffset + 32 i + 32)}, and is what {@link #hashSubtree(byte[], int,
+   * int, long, Mode)} gives for that subtree (never a root: see {@link #mergeSubtreesRoot}).
+   *
+   * <p>This is the leaf level of a tree of equal subtrees (a Bao tree's chunks or chunk groups,
+   * say) in few kernel calls: the native kernel hashes many small subtrees in one call, side by
+   * side, where one {@code hashSubtree} per subtree would cost more in calls than in hashing.
+   * {@code cvs} may be {@code input} and overlap it in any way: every input byte is read before
+   * any value is written. A length of 0 writes nothing.
+   *
+   * @param input the array holding the subtrees' bytes
+   * @param offset where they start in {@code input}
+   * @param length how many bytes: a multiple of {@code subtreeLength}
+   * @param inputOffset where the first subtree starts in the whole input: a multiple of
+   *     {@code subtreeLength}
+   * @param subtreeLength the length of each subtree: a power of two chunks ({@value #CHUNK_LEN},
+   *     2048, 4096, ...)
+   * @param mode the hash, keyed hash or key derivation, as for the whole input
+   * @param cvs where the 32-byte chaining values go, left to right
+   * @param cvsOffset where the first one goes in {@code cvs}
+   * @throws NullPointerException if {@code input}, {@code mode} or {@code cvs} is null
+   * @throws IndexOutOfBoundsException if the input range lies outside {@code input}, or the
+   *     {@code 32 * length / subtreeLength} bytes from {@code cvsOffset} outside {@code cvs}
+   * @throws IllegalArgumentException if {@code subtreeLength} is not a power of two chunks,
+   *     {@code inputOffset} is negative or not a multiple of it, {@code length} not a multiple of
+   *     it, or the subtrees would end beyond byte {@link Long#MAX_VALUE} of the input
+   */
+  public static void hashSubtrees(byte[] input, int offset, int length, long inputOffset, int subtreeLength,
+      Mode mode, byte[] cvs, int cvsOffset) {
+    SubtreeBatch.hashSubtrees(Engine.kernel(), input, offset, length, inputOffset, subtreeLength, mode, cvs,
+        cvsOffset);
+  }
+
+  /**
+   * As {@link #hashSubtrees(byte[], int, int, long, int, Mode, byte[], int)} for the buffer's
+   * remaining bytes (heap or direct), which must be a multiple of {@code subtreeLength}; its
+   * position moves to its limit. A buffer backed by {@code cvs} may overlap the values as the
+   * array form allows. After an exception the position has not moved.
+   *
+   * @param input the buffer whose remaining bytes are the subtrees
+   * @param inputOffset where the first subtree starts in the whole input: a multiple of
+   *     {@code subtreeLength}
+   * @param subtreeLength the length of each subtree: a power of two chunks
+   * @param mode the hash, keyed hash or key derivation, as for the whole input
+   * @param cvs where the 32-byte chaining values go, left to right
+   * @param cvsOffset where the first one goes in {@code cvs}
+   * @throws NullPointerException if {@code input}, {@code mode} or {@code cvs} is null
+   * @throws IndexOutOfBoundsException if the values do not fit in {@code cvs} from
+   *     {@code cvsOffset}
+   * @throws IllegalArgumentException as the array form
+   */
+  public static void hashSubtrees(ByteBuffer input, long inputOffset, int subtreeLength, Mode mode, byte[] cvs,
+      int cvsOffset) {
+    SubtreeBatch.hashSubtrees(Engine.kernel(), input, inputOffset, subtreeLength, mode, cvs, cvsOffset);
+  }
+
+  /**
    * A streaming hasher for the subtree or piece that starts at byte {@code inputOffset}.
    *
    * @param inputOffset where the range starts in the whole input, a multiple of {@value #CHUNK_LEN}
@@ -240,6 +307,32 @@ public final class Blake3Hazmat {
    */
   public static byte[] mergeSubtrees(byte[] leftCv, byte[] rightCv, Mode mode) {
     return ChainingValues.parent(leftCv, rightCv, mode, false);
+  }
+
+  /**
+   * The chaining values of many parents at once: parent {@code i}'s children are the two values
+   * in the 64 bytes at {@code childCvs[offset + 64 i]} (left, then right), and its value goes to
+   * {@code out[outOffset + 32 i, outOffset + 32 i + 32)}, as {@link #mergeSubtrees(byte[],
+   * byte[], Mode)} gives it. So one level of a tree of equal subtrees, its values side by side
+   * in one array, reduces to the level above in one call (or a few: the native kernel takes many
+   * parents per call). Not for the top of the tree: use {@link #mergeSubtreesRoot} there.
+   *
+   * <p>{@code out} may be {@code childCvs} and overlap it in any way (a level reduced in place,
+   * say): the result is as if every input byte were read before any output byte is written.
+   *
+   * @param childCvs the array holding the children's values, 64 bytes per parent
+   * @param offset where the first parent's children start in {@code childCvs}
+   * @param count how many parents; 0 writes nothing
+   * @param mode the hash, keyed hash or key derivation, as for the whole input
+   * @param out where the parents' 32-byte values go
+   * @param outOffset where the first one goes in {@code out}
+   * @throws NullPointerException if {@code childCvs}, {@code mode} or {@code out} is null
+   * @throws IndexOutOfBoundsException if {@code count} is negative, or {@code 64 * count} bytes
+   *     from {@code offset} lie outside {@code childCvs}, or {@code 32 * count} bytes from
+   *     {@code outOffset} outside {@code out}
+   */
+  public static void mergeSubtrees(byte[] childCvs, int offset, int count, Mode mode, byte[] out, int outOffset) {
+    SubtreeBatch.mergeSubtrees(Engine.kernel(), childCvs, offset, count, mode, out, outOffset);
   }
 
   /**

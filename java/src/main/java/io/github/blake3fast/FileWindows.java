@@ -1,5 +1,6 @@
 package io.github.blake3fast;
 
+import io.github.blake3fast.internal.Parallel;
 import java.io.FileDescriptor;
 import java.io.IOException;
 import java.io.RandomAccessFile;

@@ -1,5 +1,6 @@
 package io.github.blake3fast;
 
+import io.github.blake3fast.internal.Parallel;
 import java.nio.ByteBuffer;
 import java.util.concurrent.Executor;
 

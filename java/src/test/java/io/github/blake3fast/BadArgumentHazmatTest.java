@@ -45,8 +45,10 @@ class BadArgumentHazmatTest {
       "Blake3Hazmat.SubtreeHasher.update(byte[])", "Blake3Hazmat.SubtreeHasher.update(byte[],int,int)",
       "Blake3Hazmat.hashPiece(ByteBuffer,long,Mode)", "Blake3Hazmat.hashPiece(byte[],int,int,long,Mode)",
       "Blake3Hazmat.hashSubtree(ByteBuffer,long,Mode)", "Blake3Hazmat.hashSubtree(byte[],int,int,long,Mode)",
-      "Blake3Hazmat.hashSubtree(byte[],long,Mode)", "Blake3Hazmat.leftSubtreeLength(long)",
+      "Blake3Hazmat.hashSubtree(byte[],long,Mode)", "Blake3Hazmat.hashSubtrees(ByteBuffer,long,int,Mode,byte[],int)",
+      "Blake3Hazmat.hashSubtrees(byte[],int,int,long,int,Mode,byte[],int)", "Blake3Hazmat.leftSubtreeLength(long)",
       "Blake3Hazmat.maxSubtreeLength(long)", "Blake3Hazmat.mergeSubtrees(byte[],byte[],Mode)",
+      "Blake3Hazmat.mergeSubtrees(byte[],int,int,Mode,byte[],int)",
       "Blake3Hazmat.mergeSubtreesRoot(byte[],byte[],Mode)", "Blake3Hazmat.mergeSubtreesRootXof(byte[],byte[],Mode)",
       "Blake3Hazmat.newSubtreeHasher(long,Mode)", "Blake3Hazmat.rootHash(Collection,Mode)",
       "Blake3Hazmat.rootOutputReader(Collection,Mode)"));
@@ -191,6 +193,80 @@ class BadArgumentHazmatTest {
     byte[] xof = new byte[100];
     Blake3Hazmat.mergeSubtreesRootXof(l, r, HASH).read(xof);
     assertArrayEquals(Blake3.hash(two, 100), xof);
+  }
+
+  /**
+   * The batched methods: nulls, array ranges, subtree lengths that are not a power of two chunks,
+   * offsets and lengths that are not multiples of it, ends beyond 2^63 - 1, output ranges that do
+   * not fit, negative counts. Nothing is written, and a buffer's position does not move.
+   */
+  @Test
+  void batches() {
+    byte[] out = new byte[64];
+    Runnable untouched = () -> assertArrayEquals(new byte[64], out, "written before the throw");
+    rangesChecked("hashSubtrees(byte[], int, int, long, int, Mode, byte[], int)",
+        (a, o, l) -> Blake3Hazmat.hashSubtrees(a, o, l, 0, 1024, HASH, out, 0), untouched);
+    rangesChecked("mergeSubtrees(byte[], int, int, Mode, byte[], int)",
+        (a, o, l) -> Blake3Hazmat.mergeSubtrees(a, o, l, HASH, out, 0), untouched);
+    Executable[] nulls = {
+      () -> Blake3Hazmat.hashSubtrees(DATA, 0, 1024, 0, 1024, null, out, 0),
+      () -> Blake3Hazmat.hashSubtrees(DATA, 0, 1024, 0, 1024, HASH, null, 0),
+      () -> Blake3Hazmat.hashSubtrees((ByteBuffer) null, 0, 1024, HASH, out, 0),
+      () -> Blake3Hazmat.hashSubtrees(ByteBuffer.wrap(DATA, 0, 1024), 0, 1024, null, out, 0),
+      () -> Blake3Hazmat.hashSubtrees(ByteBuffer.allocateDirect(1024), 0, 1024, HASH, null, 0),
+      () -> Blake3Hazmat.mergeSubtrees(null, 0, 1, HASH, out, 0),
+      () -> Blake3Hazmat.mergeSubtrees(DATA, 0, 1, null, out, 0),
+      () -> Blake3Hazmat.mergeSubtrees(DATA, 0, 1, HASH, null, 0),
+    };
+    for (int i = 0; i < nulls.length; i++) {
+      assertThrows(NullPointerException.class, nulls[i], "null case " + i);
+    }
+    // {length, inputOffset, subtreeLength}: shapes that are not whole subtrees of one size
+    long[][] shapes = {{1024, 0, 0}, {1024, 0, -1024}, {1024, 0, 512}, {1024, 0, 1023}, {3072, 0, 3072},
+      {1024, 0, Integer.MIN_VALUE}, {1024, -1024, 1024}, {1024, 512, 1024}, {2048, 1024, 2048},
+      {1024, Long.MIN_VALUE, 1024}, {1000, 0, 1024}, {3072, 0, 2048}, {2048, LAST, 1024}, {1024, LAST, 1024},
+      {4096, Long.MAX_VALUE / 4096 * 4096, 4096}};
+    for (long[] c : shapes) {
+      String what = "length " + c[0] + " at " + c[1] + " in subtrees of " + c[2];
+      assertThrows(IllegalArgumentException.class,
+          () -> Blake3Hazmat.hashSubtrees(DATA, 0, (int) c[0], c[1], (int) c[2], HASH, out, 0), what);
+      ByteBuffer b = ByteBuffer.wrap(DATA, 0, (int) c[0]);
+      assertThrows(IllegalArgumentException.class, () -> Blake3Hazmat.hashSubtrees(b, c[1], (int) c[2], HASH, out, 0),
+          what);
+      assertEquals(0, b.position(), what + ": the position moved");
+      ByteBuffer d = ByteBuffer.allocateDirect((int) c[0]);
+      assertThrows(IllegalArgumentException.class, () -> Blake3Hazmat.hashSubtrees(d, c[1], (int) c[2], HASH, out, 0),
+          what);
+      assertEquals(0, d.position(), what + ": the position moved");
+      untouched.run();
+    }
+    // outputs that do not fit: one value at these offsets, or 3 values (96 bytes) at 0
+    for (int at : new int[] {-1, 33, 64, 65, Integer.MAX_VALUE, Integer.MIN_VALUE}) {
+      assertThrows(IndexOutOfBoundsException.class, () -> Blake3Hazmat.hashSubtrees(DATA, 0, 1024, 0, 1024, HASH, out, at),
+          "a value at " + at);
+      assertThrows(IndexOutOfBoundsException.class, () -> Blake3Hazmat.mergeSubtrees(DATA, 0, 1, HASH, out, at),
+          "a value at " + at);
+    }
+    assertThrows(IndexOutOfBoundsException.class, () -> Blake3Hazmat.hashSubtrees(DATA, 0, 3072, 0, 1024, HASH, out, 0));
+    ByteBuffer three = ByteBuffer.wrap(DATA, 0, 3072);
+    assertThrows(IndexOutOfBoundsException.class, () -> Blake3Hazmat.hashSubtrees(three, 0, 1024, HASH, out, 0));
+    assertEquals(0, three.position());
+    assertThrows(IndexOutOfBoundsException.class, () -> Blake3Hazmat.mergeSubtrees(DATA, 0, 3, HASH, out, 0));
+    assertThrows(IndexOutOfBoundsException.class, () -> Blake3Hazmat.mergeSubtrees(DATA, 0, 2, HASH, out, 1));
+    assertThrows(IndexOutOfBoundsException.class, () -> Blake3Hazmat.mergeSubtrees(DATA, 0, 1, HASH, out, -1));
+    assertThrows(IndexOutOfBoundsException.class, () -> Blake3Hazmat.mergeSubtrees(DATA, 0, -1, HASH, out, 0));
+    assertThrows(IndexOutOfBoundsException.class,
+        () -> Blake3Hazmat.mergeSubtrees(DATA, 0, Integer.MAX_VALUE / 32 + 1, HASH, out, 0));
+    untouched.run();
+    // the edges that are fine: nothing, and the last subtree that ends at 2^63 - 1 or before
+    Blake3Hazmat.hashSubtrees(DATA, 5, 0, 0, 1024, HASH, out, 64);
+    Blake3Hazmat.mergeSubtrees(DATA, DATA.length, 0, HASH, out, 64);
+    untouched.run();
+    Blake3Hazmat.hashSubtrees(DATA, 0, 1024, LAST - 1024, 1024, HASH, out, 32);
+    assertArrayEquals(Blake3Hazmat.hashSubtree(DATA, 0, 1024, LAST - 1024, HASH), Arrays.copyOfRange(out, 32, 64));
+    Blake3Hazmat.mergeSubtrees(DATA, 0, 1, HASH, out, 0);
+    assertArrayEquals(Blake3Hazmat.mergeSubtrees(Arrays.copyOf(DATA, 32), Arrays.copyOfRange(DATA, 32, 64), HASH),
+        Arrays.copyOf(out, 32));
   }
 
   @Test

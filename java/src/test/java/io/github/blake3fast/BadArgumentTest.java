@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.github.blake3fast.internal.Parallel;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -58,8 +59,9 @@ import org.junit.jupiter.api.io.TempDir;
  * bad call still has exactly its earlier input. ByteBuffers of every kind (heap, read-only,
  * sliced, duplicated, with position and limit, direct, read-only direct, mapped from a file
  * whose channel is closed) hash their remaining bytes and end at their limit.
- * {@link #everyPublicMethodIsCovered} fails when a public method appears that this class (or
- * {@link BadArgumentHazmatTest}) does not list, so new API gets its bad-argument cases.
+ * {@link #everyPublicMethodIsCovered} fails when a public method of the core package appears
+ * that this class (or {@link BadArgumentHazmatTest}) does not list, so new API gets its
+ * bad-argument cases; the Bao package's test does the same for its package.
  *
  * <p>Not tested, a known JVM limitation: a MappedByteBuffer whose file is truncated after
  * mapping. Reading the lost pages raises SIGBUS; JDK code turns that into an InternalError, but
@@ -67,13 +69,18 @@ import org.junit.jupiter.api.io.TempDir;
  * files with {@link Blake3#hashFile} (which maps only under its own SIGBUS guard, see
  * MappedFileTest) or with {@code -Dblake3.native=false}.
  */
-class BadArgumentTest {
+public class BadArgumentTest {
   private static final byte[] PRIOR = ReliabilityKit.content(new SplittableRandom(7), 5000);
   private static final byte[] PRIOR_HASH = Blake3.hash(PRIOR);
   private static final byte[] KEY = Arrays.copyOf("0123456789abcdef0123456789abcdef".getBytes(), 32);
 
-  /** Ranges that are bad for an array of length n; the last overflows int in offset + length. */
-  static int[][] badRanges(int n) {
+  /**
+   * Ranges that are bad for an array of length n; the last overflows int in offset + length.
+   *
+   * @param n the array's length
+   * @return {offset, length} pairs
+   */
+  public static int[][] badRanges(int n) {
     return new int[][] {
       {-1, 1}, {0, -1}, {-1, -1}, {n + 1, 0}, {n / 2, n - n / 2 + 1}, {n, 1}, {Integer.MAX_VALUE, 1},
       {1, Integer.MAX_VALUE}, {Integer.MAX_VALUE, Integer.MAX_VALUE}, {Integer.MIN_VALUE, 0}, {0, Integer.MIN_VALUE},
@@ -670,8 +677,7 @@ class BadArgumentTest {
   void everyPublicMethodIsCovered() throws Exception {
     Set<String> covered = new TreeSet<>(COVERED);
     covered.addAll(BadArgumentHazmatTest.COVERED);
-    covered.addAll(BadArgumentBaoTest.COVERED);
-    Set<String> found = publicApi();
+    Set<String> found = publicApi("io.github.blake3fast");
     List<String> missing = new ArrayList<>();
     for (String s : found) {
       if (!covered.contains(s)) {
@@ -679,21 +685,31 @@ class BadArgumentTest {
       }
     }
     if (!missing.isEmpty()) {
-      fail("public methods without bad-argument cases (add them to BadArgumentTest, BadArgumentHazmatTest or BadArgumentBaoTest, and "
+      fail("public methods without bad-argument cases (add them to BadArgumentTest or BadArgumentHazmatTest, and "
           + "to COVERED):\n  " + String.join("\n  ", missing));
     }
     System.out.println("BadArgumentTest: " + found.size() + " public methods and constructors, all covered");
   }
 
-  /** The public methods and constructors of the public classes in io.github.blake3fast (not cli). */
-  static Set<String> publicApi() throws Exception {
+  /**
+   * The public methods and constructors of the public classes of one package of the library (its
+   * subpackages not included), named without the package: {@code "Blake3.hash(byte[])"}.
+   *
+   * @param pkg the package, as {@code "io.github.blake3fast"}
+   * @return the signatures, sorted
+   * @throws Exception if the package's class files cannot be listed or loaded
+   */
+  public static Set<String> publicApi(String pkg) throws Exception {
     Path dir = Paths.get(Blake3.class.getProtectionDomain().getCodeSource().getLocation().toURI())
-        .resolve("io/github/blake3fast");
+        .resolve(pkg.replace('.', '/'));
     Set<String> out = new TreeSet<>();
     try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.class")) {
       for (Path p : ds) {
         String simple = p.getFileName().toString().replace(".class", "");
-        Class<?> c = Class.forName("io.github.blake3fast." + simple, false, BadArgumentTest.class.getClassLoader());
+        if (simple.equals("package-info")) {
+          continue;
+        }
+        Class<?> c = Class.forName(pkg + "." + simple, false, BadArgumentTest.class.getClassLoader());
         boolean visible = !c.isAnonymousClass() && !c.isSynthetic();
         for (Class<?> e = c; e != null; e = e.getEnclosingClass()) {
           visible &= Modifier.isPublic(e.getModifiers());
@@ -701,7 +717,7 @@ class BadArgumentTest {
         if (!visible) {
           continue;
         }
-        String name = c.getName().substring("io.github.blake3fast.".length()).replace('$', '.');
+        String name = c.getName().substring(pkg.length() + 1).replace('$', '.');
         for (Method m : c.getDeclaredMethods()) {
           if (Modifier.isPublic(m.getModifiers()) && !m.isSynthetic() && !m.isBridge()) {
             out.add(name + "." + m.getName() + params(m.getParameterTypes()));

@@ -145,6 +145,35 @@ final class Engines {
           : new Blake3Hasher(new TreeState(kernel, contextKey(context), Spec.DERIVE_KEY_MATERIAL));
     }
 
+    /** {@link Blake3Hazmat#hashSubtrees(byte[], int, int, long, int, Blake3Hazmat.Mode, byte[], int)} on this kernel. */
+    void hashSubtrees(byte[] in, int off, int len, long inputOffset, int subtreeLen, Blake3Hazmat.Mode mode, byte[] cvs,
+        int cvsOff) {
+      if (chosen) {
+        Blake3Hazmat.hashSubtrees(in, off, len, inputOffset, subtreeLen, mode, cvs, cvsOff);
+      } else {
+        SubtreeBatch.hashSubtrees(kernel, in, off, len, inputOffset, subtreeLen, mode, cvs, cvsOff);
+      }
+    }
+
+    /** {@link Blake3Hazmat#hashSubtrees(java.nio.ByteBuffer, long, int, Blake3Hazmat.Mode, byte[], int)} on this kernel. */
+    void hashSubtrees(java.nio.ByteBuffer in, long inputOffset, int subtreeLen, Blake3Hazmat.Mode mode, byte[] cvs,
+        int cvsOff) {
+      if (chosen) {
+        Blake3Hazmat.hashSubtrees(in, inputOffset, subtreeLen, mode, cvs, cvsOff);
+      } else {
+        SubtreeBatch.hashSubtrees(kernel, in, inputOffset, subtreeLen, mode, cvs, cvsOff);
+      }
+    }
+
+    /** {@link Blake3Hazmat#mergeSubtrees(byte[], int, int, Blake3Hazmat.Mode, byte[], int)} on this kernel. */
+    void mergeSubtrees(byte[] childCvs, int off, int count, Blake3Hazmat.Mode mode, byte[] out, int outOff) {
+      if (chosen) {
+        Blake3Hazmat.mergeSubtrees(childCvs, off, count, mode, out, outOff);
+      } else {
+        SubtreeBatch.mergeSubtrees(kernel, childCvs, off, count, mode, out, outOff);
+      }
+    }
+
     private int[] contextKey(String context) {
       return Blake3.contextKey(kernel, context);
     }

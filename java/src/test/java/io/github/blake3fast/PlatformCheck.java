@@ -1,5 +1,7 @@
 package io.github.blake3fast;
 
+import io.github.blake3fast.bao.Blake3Bao;
+import io.github.blake3fast.bao.Blake3BaoException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

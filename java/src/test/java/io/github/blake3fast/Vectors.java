@@ -10,8 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** The project's vector files (test-vectors/) and, when present, the official file in ../shared. */
-final class Vectors {
+/**
+ * The project's vector files (test-vectors/) and, when present, the official file in ../shared.
+ * Public for the tests of the library's other packages ({@link #dir()}, {@link #json(Path)}).
+ */
+public final class Vectors {
   private Vectors() {}
 
   /** One case of the official format: outputs are 131 bytes. */
@@ -52,7 +55,12 @@ final class Vectors {
     return in;
   }
 
-  static Path dir() {
+  /**
+   * The test-vectors directory of the checkout.
+   *
+   * @return its path
+   */
+  public static Path dir() {
     return Paths.get(System.getProperty("blake3.vectors.dir", "../test-vectors"));
   }
 
@@ -65,8 +73,14 @@ final class Vectors {
     return all;
   }
 
+  /**
+   * A JSON file whose top level is an object.
+   *
+   * @param file the file
+   * @return its object
+   */
   @SuppressWarnings("unchecked")
-  static Map<String, Object> json(Path file) {
+  public static Map<String, Object> json(Path file) {
     try {
       return (Map<String, Object>) Json.parse(new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
     } catch (IOException e) {

@@ -1,8 +1,9 @@
 package io.github.blake3fast.cli;
 
 import io.github.blake3fast.Blake3;
-import io.github.blake3fast.Blake3Bao;
-import io.github.blake3fast.Blake3BaoDecoder;
+import io.github.blake3fast.bao.Blake3Bao;
+import io.github.blake3fast.bao.Blake3BaoDecoder;
+import io.github.blake3fast.bao.Blake3BaoException;
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
@@ -16,8 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The bao command: the official {@code bao} tool's command line (bao_bin 0.12/0.13), over
@@ -64,7 +63,7 @@ public final class Bao {
    */
   public static int run(String[] args, InputStream stdin, OutputStream stdout, OutputStream stderr) {
     try {
-      Args a = Args.parse(args);
+      BaoArgs a = BaoArgs.parse(args);
       if (a == null) {
         stderr.write(USAGE.substring(1).getBytes(StandardCharsets.UTF_8));
         stderr.flush();
@@ -72,7 +71,7 @@ public final class Bao {
       }
       return new Command(a, stdin, stdout).run();
     } catch (IOException | Fatal | RuntimeException e) {
-      String msg = e instanceof IOException && !(e instanceof io.github.blake3fast.Blake3BaoException)
+      String msg = e instanceof IOException && !(e instanceof Blake3BaoException)
           ? OsErrors.describe((IOException) e) : e.getMessage();
       try {
         stdout.flush();
@@ -85,91 +84,13 @@ public final class Bao {
     }
   }
 
-  /** The parsed command line, as docopt would read the usage above. */
-  static final class Args {
-    String command;
-    final List<String> positional = new ArrayList<>();
-    String outboard;
-    Long start;
-    Long count;
-
-    /** Null when the words do not fit the usage. */
-    static Args parse(String[] words) throws Fatal {
-      Args a = new Args();
-      boolean dashes = false;
-      for (int i = 0; i < words.length; i++) {
-        String w = words[i];
-        if (!dashes && w.equals("--")) {
-          dashes = true;
-        } else if (!dashes && w.startsWith("--") && w.length() > 2) {
-          String name = w.contains("=") ? w.substring(0, w.indexOf('=')) : w;
-          String value = w.contains("=") ? w.substring(w.indexOf('=') + 1) : null;
-          if (name.equals("--help") || name.equals("--version")) {
-            if (words.length != 1) {
-              return null;
-            }
-            a.command = name;
-            return a;
-          }
-          if (!name.equals("--outboard") && !name.equals("--start") && !name.equals("--count")) {
-            return null;
-          }
-          if (value == null) {
-            if (i + 1 >= words.length) {
-              return null;
-            }
-            value = words[++i];
-          }
-          switch (name) {
-            case "--outboard": a.outboard = value; break;
-            case "--start": a.start = number(value); break;
-            default: a.count = number(value); break;
-          }
-        } else if (a.command == null) {
-          a.command = w;
-        } else {
-          a.positional.add(w);
-        }
-      }
-      return a.fits() ? a : null;
-    }
-
-    private boolean fits() {
-      if (command == null) {
-        return false;
-      }
-      int n = positional.size();
-      boolean noDecodeFlags = start == null && count == null;
-      switch (command) {
-        case "hash": return outboard == null && noDecodeFlags;
-        case "encode": return noDecodeFlags && (outboard == null ? n == 2 : n == 1);
-        case "decode": return n >= 1 && n <= 3;
-        case "slice": return noDecodeFlags && n >= 2 && n <= 4;
-        case "decode-slice": return outboard == null && noDecodeFlags && n >= 3 && n <= 5;
-        default: return false;
-      }
-    }
-
-    private static long number(String s) throws Fatal {
-      try {
-        return Long.parseUnsignedLong(s) < 0 ? Long.MAX_VALUE : Long.parseUnsignedLong(s);
-      } catch (NumberFormatException e) {
-        throw new Fatal("invalid number: " + s);
-      }
-    }
-
-    String at(int i) {
-      return i < positional.size() ? positional.get(i) : null;
-    }
-  }
-
   private static final class Command {
-    private final Args a;
+    private final BaoArgs a;
     private final InputStream stdin;
     private final OutputStream stdout;
     private final Blake3Bao bao = Blake3Bao.standard();
 
-    Command(Args a, InputStream stdin, OutputStream stdout) {
+    Command(BaoArgs a, InputStream stdin, OutputStream stdout) {
       this.a = a;
       this.stdin = stdin;
       this.stdout = stdout;
@@ -290,8 +211,8 @@ public final class Bao {
     }
 
     private void slice() throws IOException, Fatal {
-      long start = Args.number(a.at(0));
-      long count = Args.number(a.at(1));
+      long start = BaoArgs.number(a.at(0));
+      long count = BaoArgs.number(a.at(1));
       Path in = path(a.at(2));
       Path ob = a.outboard == null ? null : path(a.outboard);
       if (in == null || (a.outboard != null && ob == null)) {
@@ -311,8 +232,8 @@ public final class Bao {
 
     private void decodeSlice() throws IOException, Fatal {
       byte[] hash = parseHash(a.at(0));
-      long start = Args.number(a.at(1));
-      long count = Args.number(a.at(2));
+      long start = BaoArgs.number(a.at(1));
+      long count = BaoArgs.number(a.at(2));
       Path in = path(a.at(3));
       try (InputStream s = bao.sliceDecoder(hash, in == null ? stdin : Files.newInputStream(in), start, count)) {
         copyOut(s, Long.MAX_VALUE, a.at(4));

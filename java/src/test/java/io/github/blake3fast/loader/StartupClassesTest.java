@@ -141,7 +141,7 @@ class StartupClassesTest {
     assertTrue(lines[0].startsWith("native-"), r::toString);
     assertEquals(Blake3.toHex(Blake3.hash(new byte[size])), lines[1], r::toString);
     List<String> loaded = loaded(j);
-    assertTrue(loaded.contains(OURS + "Parallel"), "hashed on several threads: " + loaded);
+    assertTrue(loaded.contains(OURS + "internal.Parallel"), "hashed on several threads: " + loaded);
     assertLeanStart(loaded);
     for (String name : loaded) {
       assertTrue(!name.startsWith("java.lang.invoke.VarHandleByteArrayAs"), name + " loaded by a first hashFile");

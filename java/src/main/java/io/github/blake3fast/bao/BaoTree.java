@@ -1,4 +1,6 @@
-package io.github.blake3fast;
+package io.github.blake3fast.bao;
+
+import io.github.blake3fast.Blake3Hazmat;
 
 /**
  * The shape of a Bao tree over an input of a given length: its leaves are groups of
@@ -26,7 +28,7 @@ final class BaoTree {
   BaoTree(long length, int groupLog) {
     this.length = length;
     this.groupLog = groupLog;
-    this.groupLen = Spec.CHUNK_LEN << groupLog;
+    this.groupLen = Blake3Hazmat.CHUNK_LEN << groupLog;
     this.groups = length == 0 ? 1 : (length - 1) / groupLen + 1;
   }
 

@@ -1,4 +1,4 @@
-package io.github.blake3fast;
+package io.github.blake3fast.bao;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.github.blake3fast.Blake3;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * fast with a {@link Blake3BaoException}, and every byte a decoder returned before failing must
  * be the content's own.
  */
+@Tag("engine")
 class BaoBadInputTest {
   private static final Duration FAST = Duration.ofSeconds(5);
 

@@ -1,6 +1,6 @@
-package io.github.blake3fast;
+package io.github.blake3fast.bao;
 
-import io.github.blake3fast.Blake3BaoException.Kind;
+import io.github.blake3fast.bao.Blake3BaoException.Kind;
 import java.io.IOException;
 
 /**
@@ -10,7 +10,7 @@ import java.io.IOException;
  * is kept, so that reading on (or seeking nearby) re-reads no parent, and a slice, whose
  * parents appear once each, is read exactly once.
  *
- * <p>Whole windows of groups are verified in batches (their group values in one kernel call,
+ * <p>Whole windows of groups are verified in batches (their group values in one batched call,
  * their stored parents' values in another) and then checked top-down, in pre-order, exactly as
  * node by node: the first node whose value does not match is the one reported.
  */
@@ -19,7 +19,6 @@ final class BaoVerifier {
 
   final BaoTree tree;
   private final BaoLayout layout;
-  private final Kernel kernel;
 
   private final long[] first = new long[MAX_DEPTH + 1];
   private final long[] count = new long[MAX_DEPTH + 1];
@@ -29,8 +28,7 @@ final class BaoVerifier {
   private final byte[][] block = new byte[MAX_DEPTH + 1][];
   private int known = 1;
 
-  BaoVerifier(Kernel kernel, BaoTree tree, BaoLayout layout, byte[] rootHash) {
-    this.kernel = kernel;
+  BaoVerifier(BaoTree tree, BaoLayout layout, byte[] rootHash) {
     this.tree = tree;
     this.layout = layout;
     first[0] = 0;
@@ -97,8 +95,8 @@ final class BaoVerifier {
     if (!layout.readGroup(g, d, b, 0, size)) {
       throw new Blake3BaoException(Kind.TRUNCATED, "the encoding ends inside " + groupName(g));
     }
-    byte[] got = tree.groups == 1 ? BaoHashing.soleGroupHash(kernel, b, 0, size)
-        : BaoHashing.groupCv(kernel, b, 0, size, g * tree.groupLen);
+    byte[] got = tree.groups == 1 ? BaoHashing.soleGroupHash(b, 0, size)
+        : BaoHashing.groupCv(b, 0, size, g * tree.groupLen);
     if (!BaoHashing.sameCv(got, 0, cv[d], 0)) {
       throw new Blake3BaoException(Kind.CHUNK, groupName(g) + " does not match the hash");
     }
@@ -118,9 +116,9 @@ final class BaoVerifier {
           + f * tree.groupLen + " to " + (f + c) * tree.groupLen);
     }
     byte[] groupCvs = new byte[BaoHashing.CV_LEN * c];
-    BaoHashing.groupCvs(kernel, content, c, tree.groupLog, f, groupCvs);
+    BaoHashing.groupCvs(content.slice(0, c * tree.groupLen), tree.groupLog, f, groupCvs, 0);
     byte[] parentCvs = new byte[BaoHashing.CV_LEN * (c - 1)];
-    BaoHashing.parentCvs(kernel, parents, 0, c - 1, parentCvs, 0);
+    BaoHashing.parentCvs(parents, 0, c - 1, parentCvs, 0);
     if (d == 0) {
       System.arraycopy(BaoHashing.rootParent(parents, 0), 0, parentCvs, 0, 32);
     }

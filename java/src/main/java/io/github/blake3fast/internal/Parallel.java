@@ -1,4 +1,4 @@
-package io.github.blake3fast;
+package io.github.blake3fast.internal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,8 +15,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * rejecting executor) only means the caller does more of the work; the caller waits only for
  * tasks that another thread has already started, which cannot deadlock, even when the caller
  * is itself a thread of the executor.
+ *
+ * <p><b>Internal: not API; may change or go in any release.</b> Public only so that the
+ * library's own packages ({@code io.github.blake3fast} and {@code io.github.blake3fast.bao})
+ * share it; the module descriptor does not export this package.
  */
-final class Parallel {
+public final class Parallel {
   private Parallel() {}
 
   /**
@@ -25,17 +29,27 @@ final class Parallel {
    * figures, kernel and machine in bench/notes/decisions.md). Slower kernels (the Java engine)
    * gain from smaller sizes on.
    */
-  static final int MIN_LEN = 1 << 20;
+  public static final int MIN_LEN = 1 << 20;
 
-  interface Task {
+  /** One numbered task of {@link #run}. */
+  public interface Task {
+    /**
+     * Runs task {@code index}.
+     *
+     * @param index the task's number, from 0
+     * @throws IOException if the task fails
+     */
     void run(int index) throws IOException;
   }
 
   /**
    * The threads worth asking an executor for besides the caller: what it says it has, but no
    * more than the other processors (hashing is bound by them). 0 on a single processor.
+   *
+   * @param executor the executor the helpers would run on
+   * @return how many helpers to ask it for
    */
-  static int helpers(Executor executor) {
+  public static int helpers(Executor executor) {
     int others = Runtime.getRuntime().availableProcessors() - 1;
     if (executor instanceof ForkJoinPool) {
       return Math.min(others, ((ForkJoinPool) executor).getParallelism());
@@ -46,8 +60,12 @@ final class Parallel {
     return others;
   }
 
-  /** The common pool and the caller: all processors on an otherwise idle machine. */
-  static Executor commonPool() {
+  /**
+   * The common pool and the caller: all processors on an otherwise idle machine.
+   *
+   * @return {@link ForkJoinPool#commonPool()}
+   */
+  public static Executor commonPool() {
     return ForkJoinPool.commonPool();
   }
 
@@ -55,7 +73,7 @@ final class Parallel {
    * An executor that starts a daemon thread per helper, for an explicit thread count: the
    * helpers live as long as one batch of tasks.
    */
-  static final Executor NEW_THREAD = new ThreadPerTask();
+  public static final Executor NEW_THREAD = new ThreadPerTask();
 
   /**
    * A class, not a lambda: the first lambda of a JVM spins the method-handle machinery, about
@@ -70,8 +88,16 @@ final class Parallel {
     }
   }
 
-  /** As {@link #run}, for tasks that throw no checked exception. */
-  static void runUnchecked(int tasks, Executor executor, int helpers, Task task) {
+  /**
+   * As {@link #run}, for tasks that throw no checked exception.
+   *
+   * @param tasks how many tasks
+   * @param executor where helpers run
+   * @param helpers how many helpers to ask for at most
+   * @param task the tasks
+   * @throws UncheckedIOException if a task threw an IOException after all
+   */
+  public static void runUnchecked(int tasks, Executor executor, int helpers, Task task) {
     try {
       run(tasks, executor, helpers, task);
     } catch (IOException e) {
@@ -86,8 +112,14 @@ final class Parallel {
    * only after every task already started has finished: tasks read the caller's input, which
    * the caller may free as soon as this returns. Tasks not yet started are then skipped. An
    * interrupt neither stops nor shortens the wait; it is kept for the caller.
+   *
+   * @param tasks how many tasks
+   * @param executor where helpers run
+   * @param helpers how many helpers to ask for at most
+   * @param task the tasks
+   * @throws IOException the first task's IOException
    */
-  static void run(int tasks, Executor executor, int helpers, Task task) throws IOException {
+  public static void run(int tasks, Executor executor, int helpers, Task task) throws IOException {
     Job job = new Job(tasks, task);
     int lend = Math.min(helpers, tasks - 1);
     try {

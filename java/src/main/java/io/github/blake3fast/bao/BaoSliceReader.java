@@ -1,4 +1,4 @@
-package io.github.blake3fast;
+package io.github.blake3fast.bao;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,7 +13,6 @@ import java.util.Objects;
 final class BaoSliceReader extends InputStream {
   private final byte[] hash;
   private final int groupLog;
-  private final Kernel kernel;
   private final BaoInput in;
   private final InputStream source;
   private final long start;
@@ -28,8 +27,7 @@ final class BaoSliceReader extends InputStream {
   private int bufEnd;
   private IOException failure;
 
-  BaoSliceReader(Kernel kernel, byte[] hash, int groupLog, InputStream slice, long start, long count) {
-    this.kernel = kernel;
+  BaoSliceReader(byte[] hash, int groupLog, InputStream slice, long start, long count) {
     this.hash = hash.clone();
     this.groupLog = groupLog;
     this.source = slice;
@@ -75,7 +73,7 @@ final class BaoSliceReader extends InputStream {
       BaoSliceRange r = new BaoSliceRange(tree, start, end - start);
       next = r.firstGroup;
       last = r.lastGroup;
-      verifier = new BaoVerifier(kernel, tree, new BaoLayout.Slice(tree, in), hash);
+      verifier = new BaoVerifier(tree, new BaoLayout.Slice(tree, in), hash);
     }
     if (next > last) {
       return false;

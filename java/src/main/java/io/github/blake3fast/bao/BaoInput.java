@@ -1,4 +1,4 @@
-package io.github.blake3fast;
+package io.github.blake3fast.bao;
 
 import java.io.IOException;
 import java.io.InputStream;

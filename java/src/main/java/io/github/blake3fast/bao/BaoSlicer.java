@@ -1,6 +1,6 @@
-package io.github.blake3fast;
+package io.github.blake3fast.bao;
 
-import io.github.blake3fast.Blake3BaoException.Kind;
+import io.github.blake3fast.bao.Blake3BaoException.Kind;
 import java.io.IOException;
 import java.io.OutputStream;
 

@@ -1,4 +1,4 @@
-package io.github.blake3fast;
+package io.github.blake3fast.bao;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -24,7 +24,6 @@ import java.util.Objects;
 public final class Blake3BaoDecoder extends InputStream {
   private final byte[] hash;
   private final int groupLog;
-  private final Kernel kernel;
   private final BaoInput encoding;
   private final BaoInput outboard;
   private final Closeable[] sources;
@@ -32,7 +31,7 @@ public final class Blake3BaoDecoder extends InputStream {
   private BaoTree tree;
   private BaoVerifier verifier;
   private boolean forwardOnly;
-  /** The verified bytes: a window (direct when the engine reads those) or one group. */
+  /** The verified bytes: a window (direct, for the native engine to read in place) or one group. */
   private java.nio.ByteBuffer buf;
   private java.nio.ByteBuffer window;
   private byte[] group;
@@ -43,9 +42,8 @@ public final class Blake3BaoDecoder extends InputStream {
   private IOException failure;
   private boolean closed;
 
-  Blake3BaoDecoder(Kernel kernel, byte[] hash, int groupLog, BaoInput encodingOrContent, BaoInput outboard,
+  Blake3BaoDecoder(byte[] hash, int groupLog, BaoInput encodingOrContent, BaoInput outboard,
       Closeable... sources) {
-    this.kernel = kernel;
     this.hash = hash.clone();
     this.groupLog = groupLog;
     this.encoding = encodingOrContent;
@@ -64,7 +62,7 @@ public final class Blake3BaoDecoder extends InputStream {
         layout = new BaoLayout.Outboard(tree, encoding, outboard);
       }
       forwardOnly = layout.forwardOnly();
-      verifier = new BaoVerifier(kernel, tree, layout, hash);
+      verifier = new BaoVerifier(tree, layout, hash);
     }
     return verifier;
   }
@@ -124,7 +122,7 @@ public final class Blake3BaoDecoder extends InputStream {
     if (log > 0 && (s + c) * tree.groupLen <= tree.length && (!forwardOnly || g == s)) {
       int len = (int) (c * tree.groupLen);
       if (window == null) {
-        window = kernel.supportsDirect() ? java.nio.ByteBuffer.allocateDirect(len) : java.nio.ByteBuffer.allocate(len);
+        window = java.nio.ByteBuffer.allocateDirect(len);
       }
       bufStart = -1;
       buf = window;

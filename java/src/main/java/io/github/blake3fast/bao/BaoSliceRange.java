@@ -1,4 +1,4 @@
-package io.github.blake3fast;
+package io.github.blake3fast.bao;
 
 /**
  * The groups a slice of {@code [start, start + count)} holds, by the spec's rules: a count of 0

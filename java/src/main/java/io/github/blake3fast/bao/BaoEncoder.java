@@ -1,5 +1,7 @@
-package io.github.blake3fast;
+package io.github.blake3fast.bao;
 
+import io.github.blake3fast.Blake3Hazmat;
+import io.github.blake3fast.internal.Parallel;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.concurrent.Executor;
@@ -10,10 +12,13 @@ import java.util.concurrent.Executor;
  * length, writing every node at its place: in one pass, whatever the order of the work.
  *
  * <p>The input is cut into windows: aligned complete subtrees of about 1 MiB. Each window is
- * hashed on its own, on any thread (its group values in one kernel call, the levels above in
- * a few more), and its parents are written where pre-order puts them; the nodes above the
- * windows, and those of the short tail, follow on the calling thread. So the work is the
- * hashing itself, spread over cores as {@link Blake3#hashFile} spreads it.
+ * hashed on its own, on any thread (its group values in one batched call to
+ * {@link Blake3Hazmat#hashSubtrees(byte[], int, int, long, int, Blake3Hazmat.Mode, byte[], int)},
+ * each level above in one more, to {@link Blake3Hazmat#mergeSubtrees(byte[], int, int,
+ * Blake3Hazmat.Mode, byte[], int)}), and its parents are written where pre-order puts them; the
+ * nodes above the windows, and those of the short tail, follow on the calling thread. So the
+ * work is the hashing itself, spread over cores as {@link io.github.blake3fast.Blake3#hashFile}
+ * spreads it.
  */
 final class BaoEncoder {
   /** Window bytes: large enough for wide kernel calls, small enough for many tasks. */
@@ -25,25 +30,29 @@ final class BaoEncoder {
   private final boolean combined;
   /** Per thread: a window's combined-encoding bytes, gathered for one write. */
   private final ThreadLocal<java.nio.ByteBuffer> region = new ThreadLocal<>();
-  private final Kernel kernel;
   private final int windowLog;
   private final long windows;
   /** Per window: its value (32 bytes) then its top parent block (64 bytes), if computed. */
   private final byte[] windowNodes;
 
-  BaoEncoder(Kernel kernel, BaoTree tree, BaoContent content, BaoSink sink, boolean combined) {
-    this.kernel = kernel;
+  BaoEncoder(BaoTree tree, BaoContent content, BaoSink sink, boolean combined) {
     this.combined = combined;
     this.tree = tree;
     this.content = content;
     this.sink = sink;
-    this.windowLog = Math.max(0, Integer.numberOfTrailingZeros(WINDOW_LEN / Spec.CHUNK_LEN) - tree.groupLog);
+    this.windowLog = Math.max(0, Integer.numberOfTrailingZeros(WINDOW_LEN / Blake3Hazmat.CHUNK_LEN) - tree.groupLog);
     long fullGroups = tree.length / tree.groupLen;
     this.windows = windowLog == 0 ? 0 : fullGroups >>> windowLog;
     if (windows > Integer.MAX_VALUE / 96) {
       throw new IllegalArgumentException("input too long for this encoder: " + tree.length + " bytes");
     }
     this.windowNodes = new byte[(int) (96 * windows)];
+  }
+
+  /** As {@link #encode(Executor, int)} on the common pool and the calling thread. */
+  byte[] encode() throws IOException {
+    Executor pool = Parallel.commonPool();
+    return encode(pool, Parallel.helpers(pool));
   }
 
   /** Writes the header and every parent to the sink; returns the root hash. */
@@ -75,11 +84,11 @@ final class BaoEncoder {
   private byte[] subtree(long first, int log, int depth) throws IOException {
     int count = 1 << log;
     byte[] levels = new byte[BaoHashing.CV_LEN * (2 * count - 1)];
-    java.nio.ByteBuffer bytes = content.groupCvs(kernel, first, count, tree.groupLog, levels, 0);
+    java.nio.ByteBuffer bytes = content.groupCvs(first, count, tree.groupLog, levels, 0);
     byte[] result = new byte[96];
     byte[] parents = new byte[BaoTree.PARENT_LEN * (count - 1)];
     if (log > 0) {
-      BaoHashing.buildLevels(kernel, levels, log, parents, 0);
+      BaoHashing.buildLevels(levels, log, parents, 0);
       System.arraycopy(parents, 0, result, 32, 64);
     }
     if (combined) {
@@ -100,8 +109,8 @@ final class BaoEncoder {
       if (combined) {
         sink.write(tree.combinedParentPos(first, depth), bytes, 0, size);
       }
-      return root ? BaoHashing.soleGroupHash(kernel, bytes, 0, size)
-          : BaoHashing.groupCv(kernel, bytes, 0, size, first * tree.groupLen);
+      return root ? BaoHashing.soleGroupHash(bytes, 0, size)
+          : BaoHashing.groupCv(bytes, 0, size, first * tree.groupLen);
     }
     boolean whole = Long.bitCount(count) == 1 && (first + count) * tree.groupLen <= tree.length;
     if (whole && count <= (1L << windowLog)) {

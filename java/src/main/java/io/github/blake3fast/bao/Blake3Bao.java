@@ -1,5 +1,7 @@
-package io.github.blake3fast;
+package io.github.blake3fast.bao;
 
+import io.github.blake3fast.Blake3;
+import io.github.blake3fast.Blake3Hazmat;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -8,14 +10,10 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Objects;
-import java.util.concurrent.Executor;
 
 /**
  * Bao verified streaming: encodings that let a reader holding only a 32-byte BLAKE3 hash check
@@ -59,26 +57,18 @@ import java.util.concurrent.Executor;
  * <p>Instances are immutable and thread-safe; decoders are used by one thread at a time.
  * Encoding a file reads it in windows on several threads (the common pool), as
  * {@link Blake3#hashFile} does, never holding it whole in memory.
+ *
+ * <p>This package is a client of the core's public API: its hashing goes through
+ * {@link Blake3Hazmat} (many groups' and parents' chaining values per call) and {@link Blake3},
+ * on the engine the library chose ({@link Blake3#implementation()}).
  */
 public final class Blake3Bao {
-  private static final Blake3Bao STANDARD = new Blake3Bao(0, null);
+  private static final Blake3Bao STANDARD = new Blake3Bao(0);
 
   private final int groupLog;
-  /** The engine, or null for the one {@link Engine} chose (tests pick others). */
-  private final Kernel forcedKernel;
 
-  private Blake3Bao(int groupLog, Kernel kernel) {
+  private Blake3Bao(int groupLog) {
     this.groupLog = groupLog;
-    this.forcedKernel = kernel;
-  }
-
-  /** The same format hashed by another engine: for tests. */
-  Blake3Bao withKernel(Kernel kernel) {
-    return new Blake3Bao(groupLog, kernel);
-  }
-
-  private Kernel kernel() {
-    return forcedKernel != null ? forcedKernel : Engine.kernel();
   }
 
   /** {@return Bao itself: one chunk (1024 bytes) per leaf} */
@@ -100,7 +90,7 @@ public final class Blake3Bao {
       throw new IllegalArgumentException("log2 of chunks per group must be 0 to " + BaoTree.MAX_GROUP_LOG
           + ", not " + log2ChunksPerGroup);
     }
-    return log2ChunksPerGroup == 0 ? STANDARD : new Blake3Bao(log2ChunksPerGroup, null);
+    return log2ChunksPerGroup == 0 ? STANDARD : new Blake3Bao(log2ChunksPerGroup);
   }
 
   /** {@return log2 of the chunks per group: 0 for Bao} */
@@ -110,7 +100,7 @@ public final class Blake3Bao {
 
   /** {@return the bytes per group: 1024 for Bao} */
   public int chunkGroupSize() {
-    return Spec.CHUNK_LEN << groupLog;
+    return Blake3Hazmat.CHUNK_LEN << groupLog;
   }
 
   /**
@@ -152,16 +142,7 @@ public final class Blake3Bao {
    * @throws IllegalArgumentException if the encoding would not fit in an array
    */
   public byte[] encode(byte[] input) {
-    Objects.requireNonNull(input, "input");
-    BaoTree tree = tree(input.length);
-    BaoSink.Array sink = new BaoSink.Array(checkedArraySize(tree.encodedSize()));
-    try {
-      new BaoEncoder(kernel(), tree, new BaoContent.Array(ByteBuffer.wrap(input)), sink, true)
-          .encode(Parallel.commonPool(), Parallel.helpers(Parallel.commonPool()));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // arrays do not fail
-    }
-    return sink.bytes;
+    return toArray(input, true);
   }
 
   /**
@@ -171,14 +152,17 @@ public final class Blake3Bao {
    * @return the outboard
    */
   public byte[] outboard(byte[] input) {
+    return toArray(input, false);
+  }
+
+  private byte[] toArray(byte[] input, boolean combined) {
     Objects.requireNonNull(input, "input");
     BaoTree tree = tree(input.length);
-    BaoSink.Array sink = new BaoSink.Array(checkedArraySize(tree.outboardSize()));
+    BaoSink.Array sink = new BaoSink.Array(checkedArraySize(combined ? tree.encodedSize() : tree.outboardSize()));
     try {
-      new BaoEncoder(kernel(), tree, new BaoContent.Array(ByteBuffer.wrap(input)), sink, false).encode(Parallel.commonPool(),
-          Parallel.helpers(Parallel.commonPool()));
+      new BaoEncoder(tree, new BaoContent.Array(ByteBuffer.wrap(input)), sink, combined).encode();
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException(e); // arrays do not fail
     }
     return sink.bytes;
   }
@@ -200,7 +184,7 @@ public final class Blake3Bao {
    * @throws IOException if writing fails
    */
   public byte[] encode(ByteBuffer input, OutputStream out) throws IOException {
-    return write(new BaoContent.Array(input), Objects.requireNonNull(out, "out"), true);
+    return BaoStreams.write(groupLog, new BaoContent.Array(input), Objects.requireNonNull(out, "out"), true);
   }
 
   /**
@@ -212,7 +196,7 @@ public final class Blake3Bao {
    * @throws IOException if writing fails
    */
   public byte[] outboard(ByteBuffer input, OutputStream out) throws IOException {
-    return write(new BaoContent.Array(input), Objects.requireNonNull(out, "out"), false);
+    return BaoStreams.write(groupLog, new BaoContent.Array(input), Objects.requireNonNull(out, "out"), false);
   }
 
   /**
@@ -226,7 +210,7 @@ public final class Blake3Bao {
    * @throws IOException if reading, spooling or writing fails
    */
   public byte[] encode(InputStream input, OutputStream out) throws IOException {
-    return fromStream(input, out, true);
+    return BaoStreams.fromStream(groupLog, input, out, true);
   }
 
   /**
@@ -239,20 +223,7 @@ public final class Blake3Bao {
    * @throws IOException if reading, spooling or writing fails
    */
   public byte[] outboard(InputStream input, OutputStream out) throws IOException {
-    return fromStream(input, out, false);
-  }
-
-  private byte[] fromStream(InputStream input, OutputStream out, boolean combined) throws IOException {
-    Objects.requireNonNull(input, "input");
-    Objects.requireNonNull(out, "out");
-    BaoSpool[] spool = new BaoSpool[1];
-    try {
-      return write(BaoSpool.content(input, spool), out, combined);
-    } finally {
-      if (spool[0] != null) {
-        spool[0].close();
-      }
-    }
+    return BaoStreams.fromStream(groupLog, input, out, false);
   }
 
   /**
@@ -265,7 +236,7 @@ public final class Blake3Bao {
    * @throws IOException if reading or writing fails
    */
   public byte[] encode(Path input, Path output) throws IOException {
-    return toFile(input, output, true);
+    return BaoFiles.toFile(groupLog, input, output, true);
   }
 
   /**
@@ -278,20 +249,7 @@ public final class Blake3Bao {
    * @throws IOException if reading or writing fails
    */
   public byte[] outboard(Path input, Path output) throws IOException {
-    return toFile(input, output, false);
-  }
-
-  private byte[] toFile(Path input, Path output, boolean combined) throws IOException {
-    try (FileChannel in = FileChannel.open(input, StandardOpenOption.READ);
-        FileChannel out = openOutput(output)) {
-      BaoContent content = new BaoContent.File(in, in.size());
-      BaoTree tree = tree(content.length);
-      if (combined) {
-        tree.encodedSize(); // ArithmeticException before any work if no file could hold it
-      }
-      return new BaoEncoder(kernel(), tree, content, new BaoSink.Channel(out), combined)
-          .encode(Parallel.commonPool(), Parallel.helpers(Parallel.commonPool()));
-    }
+    return BaoFiles.toFile(groupLog, input, output, false);
   }
 
   /**
@@ -303,10 +261,7 @@ public final class Blake3Bao {
    * @throws IOException if reading or writing fails
    */
   public byte[] encode(Path input, WritableByteChannel out) throws IOException {
-    Objects.requireNonNull(out, "out");
-    try (FileChannel in = FileChannel.open(input, StandardOpenOption.READ)) {
-      return write(new BaoContent.File(in, in.size()), Channels.newOutputStream(out), true);
-    }
+    return BaoFiles.toChannel(groupLog, input, out, true);
   }
 
   /**
@@ -318,62 +273,7 @@ public final class Blake3Bao {
    * @throws IOException if reading or writing fails
    */
   public byte[] outboard(Path input, WritableByteChannel out) throws IOException {
-    Objects.requireNonNull(out, "out");
-    try (FileChannel in = FileChannel.open(input, StandardOpenOption.READ)) {
-      return write(new BaoContent.File(in, in.size()), Channels.newOutputStream(out), false);
-    }
-  }
-
-  private static FileChannel openOutput(Path output) throws IOException {
-    return FileChannel.open(output, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-        StandardOpenOption.READ, StandardOpenOption.WRITE);
-  }
-
-  /**
-   * Builds the outboard where it can be read back (memory, or a temporary file when large),
-   * then streams it out, interleaved with the content for the combined encoding.
-   */
-  private byte[] write(BaoContent content, OutputStream out, boolean combined) throws IOException {
-    BaoTree tree = tree(content.length);
-    if (combined) {
-      tree.encodedSize(); // ArithmeticException before any work if no file could hold it
-    }
-    Executor pool = Parallel.commonPool();
-    long size = tree.outboardSize();
-    BaoSpool spool = null;
-    try {
-      BaoSink sink;
-      BaoInput outboard;
-      if (size <= Integer.MAX_VALUE - 16 && size <= (1L << 30)) {
-        BaoSink.Array a = new BaoSink.Array((int) size);
-        sink = a;
-        outboard = BaoInput.of(a.bytes, 0, a.bytes.length);
-      } else {
-        spool = BaoSpool.tempFile();
-        sink = new BaoSink.Channel(spool.channel());
-        outboard = BaoInput.of(spool.channel());
-      }
-      byte[] hash = new BaoEncoder(kernel(), tree, content, sink, false).encode(pool, Parallel.helpers(pool));
-      OutputStream buffered = new BufferedOutputStream(out, 1 << 20);
-      if (combined) {
-        BaoEncoder.interleave(tree, outboard, content.input(), buffered);
-      } else {
-        byte[] b = new byte[(int) Math.min(size, 1 << 20)];
-        for (long at = 0; at < size; at += b.length) {
-          int n = (int) Math.min(b.length, size - at);
-          if (!outboard.readFully(at, b, 0, n)) {
-            throw new IOException("the temporary outboard file shrank");
-          }
-          buffered.write(b, 0, n);
-        }
-      }
-      buffered.flush();
-      return hash;
-    } finally {
-      if (spool != null) {
-        spool.close();
-      }
-    }
+    return BaoFiles.toChannel(groupLog, input, out, false);
   }
 
   // ---- Decoding ---------------------------------------------------------------------------
@@ -387,7 +287,7 @@ public final class Blake3Bao {
    */
   public Blake3BaoDecoder decoder(byte[] hash, byte[] encoded) {
     Objects.requireNonNull(encoded, "encoded");
-    return new Blake3BaoDecoder(kernel(), checkHash(hash), groupLog, BaoInput.of(encoded, 0, encoded.length), null);
+    return new Blake3BaoDecoder(checkHash(hash), groupLog, BaoInput.of(encoded, 0, encoded.length), null);
   }
 
   /**
@@ -400,7 +300,7 @@ public final class Blake3Bao {
    */
   public Blake3BaoDecoder decoder(byte[] hash, SeekableByteChannel encoded) {
     Objects.requireNonNull(encoded, "encoded");
-    return new Blake3BaoDecoder(kernel(), checkHash(hash), groupLog, BaoInput.of(encoded), null, encoded);
+    return new Blake3BaoDecoder(checkHash(hash), groupLog, BaoInput.of(encoded), null, encoded);
   }
 
   /**
@@ -413,7 +313,7 @@ public final class Blake3Bao {
    */
   public Blake3BaoDecoder decoder(byte[] hash, InputStream encoded) {
     Objects.requireNonNull(encoded, "encoded");
-    return new Blake3BaoDecoder(kernel(), checkHash(hash), groupLog, BaoInput.of(encoded), null, encoded);
+    return new Blake3BaoDecoder(checkHash(hash), groupLog, BaoInput.of(encoded), null, encoded);
   }
 
   /**
@@ -425,9 +325,7 @@ public final class Blake3Bao {
    * @throws IOException if the file cannot be opened
    */
   public Blake3BaoDecoder decoder(byte[] hash, Path encoded) throws IOException {
-    byte[] h = checkHash(hash);
-    FileChannel ch = FileChannel.open(encoded, StandardOpenOption.READ);
-    return new Blake3BaoDecoder(kernel(), h, groupLog, BaoInput.of(ch), null, ch);
+    return BaoFiles.decoder(checkHash(hash), groupLog, encoded);
   }
 
   /**
@@ -441,7 +339,7 @@ public final class Blake3Bao {
   public Blake3BaoDecoder outboardDecoder(byte[] hash, byte[] content, byte[] outboard) {
     Objects.requireNonNull(content, "content");
     Objects.requireNonNull(outboard, "outboard");
-    return new Blake3BaoDecoder(kernel(), checkHash(hash), groupLog, BaoInput.of(content, 0, content.length),
+    return new Blake3BaoDecoder(checkHash(hash), groupLog, BaoInput.of(content, 0, content.length),
         BaoInput.of(outboard, 0, outboard.length));
   }
 
@@ -457,7 +355,7 @@ public final class Blake3Bao {
   public Blake3BaoDecoder outboardDecoder(byte[] hash, SeekableByteChannel content, SeekableByteChannel outboard) {
     Objects.requireNonNull(content, "content");
     Objects.requireNonNull(outboard, "outboard");
-    return new Blake3BaoDecoder(kernel(), checkHash(hash), groupLog, BaoInput.of(content), BaoInput.of(outboard), content,
+    return new Blake3BaoDecoder(checkHash(hash), groupLog, BaoInput.of(content), BaoInput.of(outboard), content,
         outboard);
   }
 
@@ -473,7 +371,7 @@ public final class Blake3Bao {
   public Blake3BaoDecoder outboardDecoder(byte[] hash, InputStream content, InputStream outboard) {
     Objects.requireNonNull(content, "content");
     Objects.requireNonNull(outboard, "outboard");
-    return new Blake3BaoDecoder(kernel(), checkHash(hash), groupLog, BaoInput.of(content), BaoInput.of(outboard), content,
+    return new Blake3BaoDecoder(checkHash(hash), groupLog, BaoInput.of(content), BaoInput.of(outboard), content,
         outboard);
   }
 
@@ -487,15 +385,7 @@ public final class Blake3Bao {
    * @throws IOException if a file cannot be opened
    */
   public Blake3BaoDecoder outboardDecoder(byte[] hash, Path content, Path outboard) throws IOException {
-    byte[] h = checkHash(hash);
-    FileChannel c = FileChannel.open(content, StandardOpenOption.READ);
-    try {
-      FileChannel o = FileChannel.open(outboard, StandardOpenOption.READ);
-      return new Blake3BaoDecoder(kernel(), h, groupLog, BaoInput.of(c), BaoInput.of(o), c, o);
-    } catch (IOException | RuntimeException e) {
-      c.close();
-      throw e;
-    }
+    return BaoFiles.outboardDecoder(checkHash(hash), groupLog, content, outboard);
   }
 
   /**
@@ -535,7 +425,7 @@ public final class Blake3Bao {
 
   private static byte[] checkHash(byte[] hash) {
     Objects.requireNonNull(hash, "hash");
-    if (hash.length != Spec.OUT_LEN) {
+    if (hash.length != Blake3.OUT_LEN) {
       throw new IllegalArgumentException("a Bao hash is 32 bytes, not " + hash.length);
     }
     return hash;
@@ -656,7 +546,7 @@ public final class Blake3Bao {
   public InputStream sliceDecoder(byte[] hash, InputStream slice, long start, long count) {
     Objects.requireNonNull(slice, "slice");
     BaoSliceRange.check(start, count);
-    return new BaoSliceReader(kernel(), checkHash(hash), groupLog, slice, start, count);
+    return new BaoSliceReader(checkHash(hash), groupLog, slice, start, count);
   }
 
   /**
