@@ -140,11 +140,12 @@ static void b3j_output(JNIEnv *env, const blake3_kernel *k, const blake3_node *r
       cap = sizeof small;
     }
   }
-  for (jint done = 0; done < out_len && !(*env)->ExceptionCheck(env);) {
+  for (jint done = 0; done < out_len;) {
     const jint n = out_len - done < (jint)cap ? out_len - done : (jint)cap;
     blake3_node_output(k, root, position + (uint64_t)done, buf, (size_t)n);
     (*env)->SetByteArrayRegion(env, out, out_off + done, n, (const jbyte *)buf);
     done += n;
+    if (done < out_len && (*env)->ExceptionCheck(env)) break; /* no JNI call past a failed copy */
   }
   if (buf != small) free(buf);
 }
@@ -237,19 +238,30 @@ static void JNICALL b3j_hash_oneshot(JNIEnv *env, jclass cls, jint isa, jbyteArr
   b3j_output(env, k, &root, (uint64_t)seek, out, out_off, out_len);
 }
 
-static void JNICALL b3j_hash_oneshot_direct(JNIEnv *env, jclass cls, jint isa, jobject buf,
-                                            jint off, jint len, jintArray key, jint flags,
-                                            jlong seek, jbyteArray out, jint out_off,
-                                            jint out_len) {
+/* The 32-byte hash of one chunk (len 0..1024) that Java copied to native memory at `at` (a
+ * slot of a direct buffer it owns, ChunkSlots), written over the slot's first 32 bytes. Numbers
+ * only: for the plain hash (a null key) no call back into the JVM at all, where the general
+ * one-shot copies the array in and the hash out through two (bench/notes/simple-core.md). */
+static void JNICALL b3j_hash_chunk_at(JNIEnv *env, jclass cls, jint isa, jlong at, jint len,
+                                      jintArray key, jint flags) {
   (void)cls;
   uint32_t kw[8];
   blake3_node root;
-  if (out_len <= 0 || !b3j_key(env, key, kw)) return;
-  const uint8_t *p = b3j_direct(env, buf);
-  if (p == NULL) return;
+  if (at == 0 || len < 0 || len > BLAKE3_CHUNK_LEN) {
+    b3j_throw_iae(env, "blake3fast: hashChunkAt takes 0..1024 bytes at a non-null address");
+    return;
+  }
+  if (!b3j_key(env, key, kw)) return;
+  uint8_t *p = (uint8_t *)(uintptr_t)at;
   const blake3_kernel *k = b3j_kernel(isa);
-  blake3_root_node(k, p + off, (size_t)len, kw, (uint8_t)flags, &root);
-  b3j_output(env, k, &root, (uint64_t)seek, out, out_off, out_len);
+  blake3_root_node(k, p, (size_t)len, kw, (uint8_t)flags, &root);
+  blake3_node_output(k, &root, 0, p, BLAKE3_OUT_LEN);
+}
+
+/* The address of a direct buffer's first byte (0 and an IllegalArgumentException otherwise). */
+static jlong JNICALL b3j_address(JNIEnv *env, jclass cls, jobject buf) {
+  (void)cls;
+  return (jlong)(uintptr_t)b3j_direct(env, buf);
 }
 
 static void JNICALL b3j_root_output(JNIEnv *env, jclass cls, jint isa, jintArray cv,
@@ -334,22 +346,6 @@ static void JNICALL b3j_hash_many(JNIEnv *env, jclass cls, jint isa, jbyteArray 
   (*env)->SetByteArrayRegion(env, out, out_off, count * BLAKE3_OUT_LEN, (const jbyte *)hashes);
 }
 
-static void JNICALL b3j_hash_many_direct(JNIEnv *env, jclass cls, jint isa, jobject data,
-                                         jintArray offsets, jintArray lengths, jint from,
-                                         jint count, jintArray key, jint flags, jbyteArray out,
-                                         jint out_off) {
-  (void)cls;
-  int32_t offs[B3J_BATCH], lens[B3J_BATCH];
-  uint8_t hashes[B3J_BATCH * BLAKE3_OUT_LEN];
-  uint32_t kw[8];
-  if (!b3j_batch_in(env, offsets, lengths, from, count, key, offs, lens, kw) || count == 0)
-    return;
-  const uint8_t *p = b3j_direct(env, data);
-  if (p == NULL) return;
-  blake3_hash_batch(b3j_kernel(isa), p, offs, lens, (size_t)count, kw, (uint8_t)flags, hashes);
-  (*env)->SetByteArrayRegion(env, out, out_off, count * BLAKE3_OUT_LEN, (const jbyte *)hashes);
-}
-
 /* The most parents one hashParents call takes (NativeBlake3.PARENTS_MAX): 16 KiB of blocks,
  * copied onto the stack. */
 #define B3J_PARENTS 256
@@ -381,12 +377,12 @@ static JNINativeMethod b3j_methods[] = {
     {"hashSubtrees", "(I[BII[IJII[II)I", (void *)b3j_hash_subtrees},
     {"hashSubtreesDirect", "(ILjava/nio/ByteBuffer;II[IJII[II)I", (void *)b3j_hash_subtrees_direct},
     {"hashOneShot", "(I[BII[IIJ[BII)V", (void *)b3j_hash_oneshot},
-    {"hashOneShotDirect", "(ILjava/nio/ByteBuffer;II[IIJ[BII)V", (void *)b3j_hash_oneshot_direct},
     {"rootOutput", "(I[I[IIIJ[BII)V", (void *)b3j_root_output},
     {"hashMapped", "(ILjava/io/FileDescriptor;JI[IJI[II)I", (void *)b3j_hash_mapped},
     {"hashMany", "(I[B[I[III[II[BI)V", (void *)b3j_hash_many},
-    {"hashManyDirect", "(ILjava/nio/ByteBuffer;[I[III[II[BI)V", (void *)b3j_hash_many_direct},
     {"hashParents", "(I[BII[II[BI)V", (void *)b3j_hash_parents},
+    {"hashChunkAt", "(IJI[II)V", (void *)b3j_hash_chunk_at},
+    {"address", "(Ljava/nio/ByteBuffer;)J", (void *)b3j_address},
 };
 
 /* The binary name from the system property (or the default), dots turned into slashes. */

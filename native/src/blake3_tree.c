@@ -195,8 +195,18 @@ static void b3t_output(const blake3_kernel *k, const uint32_t cv[8],
     uint32_t root_cv[8];
     memcpy(root_cv, cv, 32);
     k->compress_in_place(root_cv, block, block_len, counter, f);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* One wide copy: the caller (Java, through a slot) reads the hash back with wide loads, which
+     * cannot be forwarded from eight narrower stores still in the store buffer. */
+    if (out_len == BLAKE3_OUT_LEN) {
+      memcpy(out, root_cv, BLAKE3_OUT_LEN); /* a constant size: two moves, no library call */
+    } else {
+      memcpy(out, root_cv, out_len);
+    }
+#else
     b3t_cv_to_bytes(root_cv, tmp);
     memcpy(out, tmp, out_len);
+#endif
     return;
   }
   if (skip != 0) {

@@ -76,8 +76,12 @@ final class NativeBlake3 {
   static native void hashOneShot(int isa, byte[] in, int off, int len, int[] key, int flags, long seek, byte[] out,
       int outOff, int outLen);
 
-  static native void hashOneShotDirect(int isa, ByteBuffer in, int off, int len, int[] key, int flags, long seek,
-      byte[] out, int outOff, int outLen);
+  /**
+   * The 32-byte root hash of one chunk of {@code len} (0..1024) bytes at native memory
+   * {@code at}, written over its first 32 bytes (see {@link ChunkSlots}); a null key is the IV.
+   * An IllegalArgumentException for a len outside 0..1024 or a zero address.
+   */
+  static native void hashChunkAt(int isa, long at, int len, int[] key, int flags);
 
   /** Root output bytes of the node (cv 8 words, block 16 words, flags without ROOT) from {@code position}. */
   static native void rootOutput(int isa, int[] cv, int[] block, int blockLen, int flags, long position, byte[] out,
@@ -101,10 +105,6 @@ final class NativeBlake3 {
   static native void hashMany(int isa, byte[] data, int[] offsets, int[] lengths, int from, int count, int[] key,
       int flags, byte[] out, int outOff);
 
-  /** {@link #hashMany} with the messages in a direct buffer (offsets from its start). */
-  static native void hashManyDirect(int isa, ByteBuffer data, int[] offsets, int[] lengths, int from, int count,
-      int[] key, int flags, byte[] out, int outOff);
-
   /**
    * The non-root chaining values of {@code count} ({@code <= PARENTS_MAX}) parent nodes, the
    * 64-byte blocks at {@code in[off + 64 i]}, 32 bytes each to {@code out[outOff + 32 i]}. Every
@@ -112,4 +112,7 @@ final class NativeBlake3 {
    */
   static native void hashParents(int isa, byte[] in, int off, int count, int[] key, int flags, byte[] out,
       int outOff);
+
+  /** The address of a direct buffer's first byte; 0 and an IllegalArgumentException for any other. */
+  static native long address(ByteBuffer direct);
 }

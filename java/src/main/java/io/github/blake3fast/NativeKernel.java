@@ -7,7 +7,8 @@ import java.util.Objects;
 /**
  * The kernel backed by the native library, for one ISA: every call is one or a few calls of
  * {@link NativeBlake3}, each hashing a whole run of work (a one-shot input, up to 4 MiB of
- * subtrees, up to 256 messages, up to 256 parents).
+ * subtrees, up to 256 messages, up to 256 parents). One-shots of up to a chunk with a 32-byte
+ * result go through {@link ChunkSlots}.
  *
  * <p>How the library reaches a {@code byte[]} is a rule of its own, by length: up to
  * {@link NativeBlake3#COPY_LEN} bytes it copies them, longer inputs it pins (a JNI critical
@@ -26,6 +27,8 @@ final class NativeKernel implements Kernel {
   private final boolean pin;
   /** The most array bytes one call takes: more are pinned, which only a pinning kernel allows. */
   private final int arrayCall;
+  /** Where one-shots of up to a chunk go; null without direct memory for them. */
+  private final ChunkSlots slots;
 
   /** The kernel the loader picks: pins where {@link CriticalArrays} says the collector allows it. */
   NativeKernel(int isa) {
@@ -34,10 +37,16 @@ final class NativeKernel implements Kernel {
 
   /** A kernel that pins long array inputs or never does (tests run both on one JVM). */
   NativeKernel(int isa, boolean pin) {
+    this(isa, pin, ChunkSlots.create());
+  }
+
+  /** As above, its short one-shots through {@code slots}, or all through the general call if null. */
+  NativeKernel(int isa, boolean pin, ChunkSlots slots) {
     this.isa = isa;
     this.pin = pin;
     this.arrayCall = pin ? MAX_CALL : NativeBlake3.COPY_LEN;
     this.name = "native-" + NativeBlake3.ISA_NAMES[isa];
+    this.slots = slots;
   }
 
   int isa() {
@@ -47,6 +56,11 @@ final class NativeKernel implements Kernel {
   /** Whether this kernel hands the library array inputs long enough to be pinned. */
   boolean pins() {
     return pin;
+  }
+
+  /** Whether its short one-shots go through slots (else all through the general call). */
+  boolean hasSlots() {
+    return slots != null;
   }
 
   @Override
@@ -154,7 +168,12 @@ final class NativeKernel implements Kernel {
       throw new IllegalArgumentException("no whole-input call for " + len + " bytes");
     }
     // A null key is the IV in C: one array fewer to copy in.
-    NativeBlake3.hashOneShot(isa, in, off, len, key == Spec.iv() ? null : key, flags, 0, out, outOff, outLen);
+    int[] k = key == Spec.iv() ? null : key;
+    if (len <= Spec.CHUNK_LEN && outLen == Spec.OUT_LEN && slots != null
+        && slots.hash(isa, in, off, len, k, flags, out, outOff)) {
+      return;
+    }
+    NativeBlake3.hashOneShot(isa, in, off, len, k, flags, 0, out, outOff, outLen);
   }
 
   @Override

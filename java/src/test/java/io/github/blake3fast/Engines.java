@@ -57,7 +57,8 @@ final class Engines {
   /** The kernel's name, for a native one how it reaches arrays, for a forced Java one its path. */
   static String label(Kernel k) {
     if (k instanceof NativeKernel) {
-      return k.name() + (((NativeKernel) k).pins() ? " pinned" : " copied");
+      NativeKernel n = (NativeKernel) k;
+      return k.name() + (n.pins() ? " pinned" : " copied") + (n.hasSlots() ? "" : ", no slots");
     }
     if (k == JavaKernel.LANES || k == JavaKernel.ONE_CHUNK) {
       return k.name() + (k == JavaKernel.LANES ? " lanes" : " one-chunk");
