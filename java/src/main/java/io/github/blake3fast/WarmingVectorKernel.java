@@ -23,7 +23,7 @@ final class WarmingVectorKernel implements Kernel {
    * the vector engine each (about 125 vector compressions), and a batch where batches take the
    * vector lanes. Chosen with {@code -XX:+LogCompilation} (bench/notes/java-vector.md, "A fixed
    * warm-up"): on a 2-core Zen 4, JDK 17, 21 and 25, idle or loaded, C2 had installed its code for
-   * every round and load method after 300 to 2,400 rounds; so twice the most, where a round takes
+   * every round and load method after 500 to 2,400 rounds; so twice the most, where a round takes
    * 40-70 us once compiled, so that the margin costs a few hundred milliseconds of one core at
    * most, once.
    */
