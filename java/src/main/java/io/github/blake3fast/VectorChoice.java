@@ -6,22 +6,22 @@ import java.util.Locale;
 
 /**
  * Which Java engine runs when native code does not: the Vector API one ({@code VectorKernel},
- * compiled from src/main/java-vector) or the scalar {@link JavaKernel}. The Vector API engine
- * needs the incubator module {@code jdk.incubator.vector} in the boot layer, which only
- * {@code --add-modules jdk.incubator.vector} puts there; its classes are loaded only after that
- * was found, so a JVM without the module never sees a class that names it. By default it takes
- * over from the scalar engine once warm ({@link WarmingVectorKernel}), where {@link #offReason}
- * finds nothing against it; {@code -Dblake3.vector=true} uses it from the start, whatever the
- * rule says, and {@code -Dblake3.vector=false} never. Either way it must give the known answers
- * ({@link SelfTest}) first.
+ * compiled from src/main/java-vector) or the scalar {@link JavaKernel}. Decided once, when the
+ * engine is chosen, from the JVM and the switches alone, as Lucene picks its vectorization
+ * provider: the Vector API engine needs the incubator module {@code jdk.incubator.vector} in the
+ * boot layer, which only {@code --add-modules jdk.incubator.vector} puts there, and
+ * {@link #offReason} must find nothing against it (JDK, architecture, C2). Its classes are loaded
+ * only after the module was found, so a JVM without the module never sees a class that names it.
+ * Chosen so, it takes over from the scalar engine after a fixed warm-up on a thread of its own
+ * ({@link WarmingVectorKernel}); {@code -Dblake3.vector=true} uses it from the first hash,
+ * whatever the rule says, and {@code -Dblake3.vector=false} never. Either way it must give the
+ * known answers ({@link SelfTest}) first.
  */
 final class VectorChoice {
   private VectorChoice() {}
 
   static final String PROP_VECTOR = "blake3.vector";
   static final String MODULE = "jdk.incubator.vector";
-  /** Test-only: makes the self-test see a wrong vector result, to prove it is acted upon. */
-  static final String PROP_CORRUPT_FOR_TEST = "blake3.test.corruptVector";
   /** What the description says when the module is missing: how to get the engine. */
   static final String HOW_TO_ENABLE = "add --add-modules " + MODULE + " for the Vector API engine";
 
@@ -33,9 +33,16 @@ final class VectorChoice {
 
   /** The Java engine, native code being off for {@code reason}; never throws. */
   static NativeLoader.Choice choose(String reason) {
+    return choose(reason, System.getProperty(PROP_VECTOR), false);
+  }
+
+  /**
+   * As above, with {@code setting} for the value of {@code -Dblake3.vector} (null: unset); with
+   * {@code corruptForTest} (tests only) the vector engine's self-test sees one wrong bit.
+   */
+  static NativeLoader.Choice choose(String reason, String setting, boolean corruptForTest) {
     String scalar = "java (" + reason;
     try {
-      String setting = System.getProperty(PROP_VECTOR);
       boolean forced = false;
       if (setting != null) {
         switch (setting.trim().toLowerCase(Locale.ROOT)) {
@@ -58,13 +65,15 @@ final class VectorChoice {
           return new NativeLoader.Choice(JavaKernel.INSTANCE,
               scalar + "; Vector API engine off: " + off + ", -D" + PROP_VECTOR + "=true forces it)");
         }
-        return new NativeLoader.Choice(new WarmingVectorKernel(reason, module), null);
+        WarmingVectorKernel warming = new WarmingVectorKernel(reason, module, corruptForTest);
+        warming.start();
+        return new NativeLoader.Choice(warming, null);
       }
       // A named module reads only what its descriptor requires; this one asks at run time, so
       // that its descriptor need not name an incubator module.
       VectorChoice.class.getModule().addReads(module);
       Kernel k = vectorKernel();
-      String mismatch = SelfTest.compare(k, Boolean.getBoolean(PROP_CORRUPT_FOR_TEST));
+      String mismatch = SelfTest.compare(k, corruptForTest);
       if (mismatch != null) {
         String why = k.name() + " failed its self-test against the Java engine (" + mismatch + ")";
         NativeLoader.log(Level.WARNING, "blake3-fast: using the scalar Java engine: " + why);

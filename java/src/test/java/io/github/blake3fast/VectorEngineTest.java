@@ -13,8 +13,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The Vector API engine as a user's JVM chooses it, each in a child JVM: without the module the
- * description says how to get it; with it, it takes over once warm, unless forbidden; with
- * {@code -Dblake3.vector=true} it is chosen from the start, and
+ * description says how to get it; with it, a warm-up thread starts when the engine is chosen and
+ * the engine takes over once that is done, unless forbidden or ruled out (no C2), in which case
+ * no such thread runs; a self-test mismatch, after the warm-up or with
+ * {@code -Dblake3.vector=true}, keeps the scalar engine; with {@code -Dblake3.vector=true} it is
+ * chosen from the start, and
  * PlatformCheck (vectors, streaming, XOF, random inputs against a reference) passes on it for
  * every vector width this CPU has ({@code -XX:UseAVX=1/2/3}: 128, 256, 512 bits), on this JDK
  * and on Temurin 25 where it is installed. The engine tests run it in-process too, when surefire
@@ -22,36 +25,61 @@ import org.junit.jupiter.api.Test;
  */
 class VectorEngineTest {
   private static final Path TEMURIN_25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
+  private static final List<String> MODULE = List.of("--add-modules", "jdk.incubator.vector");
 
   @Test
   void withoutTheModuleTheDescriptionSaysHowToEnableIt() throws Exception {
-    String out = child(thisJava(), List.of("-Dblake3.native=false"), "--describe");
+    String out = child(thisJava(), List.of("-Dblake3.native=false"), "--describe", "--threads");
     assertTrue(out.startsWith("java (") && out.contains("--add-modules jdk.incubator.vector"), out);
+    assertTrue(out.endsWith(" | no warm-up thread"), out);
   }
 
   @Test
   void withTheModuleItTakesOverOnceWarm() throws Exception {
-    List<String> opts = List.of("--add-modules", "jdk.incubator.vector", "-Dblake3.native=false");
-    String before = child(thisJava(), opts, "--describe");
-    assertTrue(before.startsWith("java (") && before.contains("Vector API engine waits"), before);
-    String after = child(thisJava(), opts, "--describe", "--warm");
-    assertTrue(after.startsWith("java-vector-") && after.endsWith("(native disabled by -Dblake3.native=false)"),
-        after);
+    List<String> opts = withModule("-Dblake3.native=false");
+    String before = child(thisJava(), opts, "--describe", "--threads");
+    assertEquals("java (native disabled by -Dblake3.native=false; Vector API engine warming up) | warm-up thread",
+        before);
+    String after = child(thisJava(), opts, "--describe", "--warm", "--threads");
+    assertTrue(after.startsWith("java-vector-")
+        && after.endsWith("(native disabled by -Dblake3.native=false) | no warm-up thread"), after);
   }
 
   @Test
   void forbidden() throws Exception {
-    String out = child(thisJava(), List.of("--add-modules", "jdk.incubator.vector", "-Dblake3.native=false",
-        "-Dblake3.vector=false"), "--describe", "--warm");
-    assertEquals("java (native disabled by -Dblake3.native=false)", out);
+    String out = child(thisJava(), withModule("-Dblake3.native=false", "-Dblake3.vector=false"), "--describe",
+        "--warm", "--threads");
+    assertEquals("java (native disabled by -Dblake3.native=false) | no warm-up thread", out);
+  }
+
+  @Test
+  void withoutC2ItIsOffAndNothingWarmsUp() throws Exception {
+    String out = child(thisJava(), withModule("-Dblake3.native=false", "-XX:TieredStopAtLevel=1"), "--describe",
+        "--threads");
+    assertEquals("java (native disabled by -Dblake3.native=false; Vector API engine off: no C2, -Dblake3.vector=true"
+        + " forces it) | no warm-up thread", out);
+  }
+
+  @Test
+  void forcedItRunsFromTheStartWithoutAWarmUp() throws Exception {
+    String out = child(thisJava(), withModule("-Dblake3.native=false", "-Dblake3.vector=true"), "--describe",
+        "--threads");
+    assertTrue(out.startsWith("java-vector-")
+        && out.endsWith(" (native disabled by -Dblake3.native=false) | no warm-up thread"), out);
   }
 
   @Test
   void aSelfTestMismatchKeepsTheScalarEngine() throws Exception {
-    String out = child(thisJava(), List.of("--add-modules", "jdk.incubator.vector", "-Dblake3.native=false",
-        "-Dblake3.vector=true", "-Dblake3.test.corruptVector=true"), "--describe");
-    assertTrue(out.startsWith("java (native disabled by -Dblake3.native=false; java-vector-")
-        && out.contains(" failed its self-test against the Java engine (keyed_hash of 1025 bytes, one-shot))"), out);
+    // The forced engine: refused at once. The child calls VectorChoice with the corruption itself.
+    String forced = child(thisJava(), MODULE, "--describe", "--corrupt", "true", "--threads");
+    assertTrue(forced.startsWith("java (native disabled by a test; java-vector-")
+        && forced.endsWith(" failed its self-test against the Java engine (keyed_hash of 1025 bytes, one-shot))"
+            + " | no warm-up thread"), forced);
+    // The default: refused after the warm-up, for good; the thread ends.
+    String warmed = child(thisJava(), MODULE, "--describe", "--corrupt", "default", "--threads");
+    assertTrue(warmed.startsWith("java (native disabled by a test; Vector API engine refused: java-vector-")
+        && warmed.endsWith(" failed its self-test against the Java engine (keyed_hash of 1025 bytes, one-shot))"
+            + " | no warm-up thread"), warmed);
   }
 
   @Test
@@ -105,6 +133,12 @@ class VectorEngineTest {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
+  private static List<String> withModule(String... opts) {
+    List<String> all = new ArrayList<>(MODULE);
+    all.addAll(List.of(opts));
+    return all;
+  }
+
   /** Runs {@code main} (a class, or "--describe" for this class's main) in {@code java}; its output. */
   private static String child(String java, List<String> opts, String... mainAndArgs)
       throws IOException, InterruptedException {
@@ -128,9 +162,14 @@ class VectorEngineTest {
 
   /**
    * The child's side of a "--describe" run: what the library says it runs; with "--warm", after
-   * hashing 1 MiB inputs until the Vector API engine took over or gave up (two minutes at most, 3 s
-   * at least), each checked against the first one's hash; with "--hot", after checking the vector
-   * kernel against the scalar one for 3 s.
+   * hashing 1 MiB inputs, each checked against the first one's hash, for 3 s at least and while
+   * the Vector API engine is still warming up (two minutes at most); with "--hot", after checking
+   * the vector kernel against the scalar one for 3 s; with "--corrupt true" or "--corrupt
+   * default", what the Java engine VectorChoice picks says once any warm-up is over, with
+   * {@code -Dblake3.vector} as given (else unset) and the vector self-test corrupted, instead of
+   * the library's own choice. With "--threads", then " | warm-up thread" or " | no warm-up
+   * thread": whether a warm-up thread of the library's is alive, right after the choice, or
+   * after "--warm" and "--corrupt" once it had a minute to end.
    */
   static final class DescribeMain {
     private DescribeMain() {}
@@ -140,31 +179,69 @@ class VectorEngineTest {
     }
   }
 
+  private static final String WARM_UP_THREAD = "blake3-fast Vector API warm-up";
+
   private static void describe(String[] args) throws InterruptedException {
-    if (args.length > 0 && args[0].equals("--warm")) {
-      byte[] in = new byte[1 << 20];
-      new java.util.Random(7).nextBytes(in);
-      byte[] want = Blake3.hash(in);
-      // Hashes for 3 s at least, and while the vector engine is still to come, two minutes at most;
-      // where it is not to come at all (forbidden), waiting longer would only spend CI time.
-      long start = System.nanoTime();
-      long end = start + 120_000_000_000L;
-      while (System.nanoTime() < end && (System.nanoTime() - start < 3_000_000_000L
-          || Blake3.implementation().contains("Vector API engine waits")
-          || Blake3.implementation().contains("Vector API engine warming up"))) {
-        if (!java.util.Arrays.equals(want, Blake3.hash(in))) {
-          throw new AssertionError("hash changed during the warm-up");
+    List<String> a = List.of(args);
+    String what;
+    if (a.contains("--corrupt")) {
+      String setting = a.get(a.indexOf("--corrupt") + 1);
+      NativeLoader.Choice c = VectorChoice.choose("native disabled by a test", setting.equals("true") ? "true" : null,
+          true);
+      if (c.kernel instanceof WarmingVectorKernel) {
+        joinWarmUp();
+        what = ((WarmingVectorKernel) c.kernel).description();
+      } else {
+        what = c.description;
+      }
+    } else {
+      what = Blake3.implementation(); // the engine is chosen here
+      if (a.contains("--warm")) {
+        byte[] in = new byte[1 << 20];
+        new java.util.Random(7).nextBytes(in);
+        byte[] want = Blake3.hash(in);
+        // Hashes for 3 s at least, and while the vector engine is still to come, two minutes at
+        // most; where it is not to come at all (forbidden), waiting longer would spend CI time.
+        long start = System.nanoTime();
+        long end = start + 120_000_000_000L;
+        while (System.nanoTime() < end && (System.nanoTime() - start < 3_000_000_000L
+            || Blake3.implementation().contains("Vector API engine warming up"))) {
+          if (!java.util.Arrays.equals(want, Blake3.hash(in))) {
+            throw new AssertionError("hash changed during the warm-up");
+          }
+          Thread.sleep(1);
         }
-        Thread.sleep(1);
+        if (!java.util.Arrays.equals(want, Blake3.hash(in))) {
+          throw new AssertionError("hash changed after the warm-up");
+        }
+        joinWarmUp();
+        what = Blake3.implementation();
       }
-      if (!java.util.Arrays.equals(want, Blake3.hash(in))) {
-        throw new AssertionError("hash changed after the warm-up");
+      if (a.contains("--hot")) {
+        hotAgainstScalar();
+        what = Blake3.implementation();
       }
     }
-    if (args.length > 0 && args[0].equals("--hot")) {
-      hotAgainstScalar();
+    System.out.println(what + (!a.contains("--threads") ? "" : warmUpThread() != null ? " | warm-up thread"
+        : " | no warm-up thread"));
+  }
+
+  /** Waits a minute at most for the library's warm-up thread, if there is one, to end. */
+  private static void joinWarmUp() throws InterruptedException {
+    Thread t = warmUpThread();
+    if (t != null) {
+      t.join(60_000);
     }
-    System.out.println(Blake3.implementation());
+  }
+
+  /** The library's warm-up thread, if alive. */
+  private static Thread warmUpThread() {
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().equals(WARM_UP_THREAD) && t.isAlive()) {
+        return t;
+      }
+    }
+    return null;
   }
 
   /**
