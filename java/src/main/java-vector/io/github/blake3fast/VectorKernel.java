@@ -12,7 +12,10 @@ package io.github.blake3fast;
  * name no Vector API type, so the rest of the library compiles and links without the module.
  */
 final class VectorKernel implements Kernel {
-  static final VectorKernel INSTANCE = new VectorKernel();
+  /** The engine: batches on the vector lanes where they pay ({@link VectorLanes#PAY}). */
+  static final VectorKernel INSTANCE = new VectorKernel(VectorLanes.PAY);
+  /** Batches on the vector lanes on every JDK: for the tests of those lanes. */
+  static final VectorKernel ON_VECTOR_LANES = new VectorKernel(true);
 
   static final int LANES = VectorCompress.N;
   /** Vector register width in bits, as {@link #name()} reports it. */
@@ -24,7 +27,11 @@ final class VectorKernel implements Kernel {
   static final int MIN_PARENTS = 2;
   static final int MIN_OUTPUT_BLOCKS = 2;
 
-  private VectorKernel() {}
+  private final boolean vectorLanes;
+
+  private VectorKernel(boolean vectorLanes) {
+    this.vectorLanes = vectorLanes;
+  }
 
   @Override
   public String name() {
@@ -38,7 +45,7 @@ final class VectorKernel implements Kernel {
 
   @Override
   public MessageLanes messageLanes() {
-    return VectorLanes.PAY ? VectorLanes.get() : JavaLanes.get();
+    return vectorLanes ? VectorLanes.get() : JavaLanes.get();
   }
 
   /** Many messages: the Java batch, one message per lane ({@link VectorLanes} where they pay). */

@@ -112,6 +112,11 @@ final class VectorChoice {
     return VectorKernel.INSTANCE;
   }
 
+  /** As {@link #vectorKernel}, its batches on the vector lanes on every JDK (tests). */
+  static Kernel vectorKernelOnVectorLanes() {
+    return VectorKernel.ON_VECTOR_LANES;
+  }
+
   /**
    * Why the engine does not pay on a JVM of this feature release and architecture started with
    * these options (null: it pays). Its vector code needs C2, which compiles the Vector API into

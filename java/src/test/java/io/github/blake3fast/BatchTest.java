@@ -104,6 +104,7 @@ class BatchTest {
     List<Kernel> kernels = new ArrayList<>(List.of(JavaKernel.LANES));
     if (VectorChoice.moduleReadable()) {
       kernels.add(VectorChoice.vectorKernel());
+      kernels.add(VectorChoice.vectorKernelOnVectorLanes());
     }
     for (Kernel kernel : kernels) {
       batchAtTheEdgesOfItsGroups(kernel);

@@ -41,6 +41,8 @@ final class Engines {
     ks.add(JavaKernel.ONE_CHUNK);
     if (VectorChoice.moduleReadable()) { // --add-modules jdk.incubator.vector
       ks.add(VectorChoice.vectorKernel());
+      // Its batches on the vector lanes too, which the engine takes only where they pay (JDK 25+).
+      ks.add(VectorChoice.vectorKernelOnVectorLanes());
     }
     if (Engine.kernel() instanceof NativeKernel) {
       int supported = NativeBlake3.supportedIsas();
@@ -62,6 +64,9 @@ final class Engines {
     }
     if (k == JavaKernel.LANES || k == JavaKernel.ONE_CHUNK) {
       return k.name() + (k == JavaKernel.LANES ? " lanes" : " one-chunk");
+    }
+    if (VectorChoice.moduleReadable() && k == VectorChoice.vectorKernelOnVectorLanes()) {
+      return k.name() + " (batches on vector lanes)";
     }
     return k.name();
   }
