@@ -15,13 +15,15 @@
  * It injects failures (a failed pin, short arrays, a heap buffer where a direct one is expected,
  * refused arguments, a missing class) to run the error paths.
  *
- * Checks: the official vectors through hashOneShot{,Direct} for every ISA this CPU (or valgrind's
- * CPU) runs, with seeks and outputs past 64 bytes and past a 64 KiB slice; hashSubtrees{,Direct}
- * on random cases on both sides of the copy line, with and without maxLog, against the portable
- * ISA on aligned pieces; rootOutput against hashOneShot and the portable ISA; hashMany{,Direct}
- * against hashOneShot; hashParents against hashSubtrees, out apart from in or over it; the error
- * paths; JNI_OnLoad's class-name property and failures; hashMapped against hashSubtrees, on a
- * truncated file (its SIGBUS guard) and a closed descriptor. Ends with "N passed, N failed".
+ * Checks: the official vectors through hashOneShot for every ISA this CPU (or valgrind's CPU)
+ * runs, with seeks and outputs past 64 bytes and past a 64 KiB slice; hashSubtrees{,Direct} on
+ * random cases on both sides of the copy line, with and without maxLog, against the portable ISA
+ * on aligned pieces; rootOutput against hashOneShot and the portable ISA; hashMany against
+ * hashOneShot; hashParents against hashSubtrees, out apart from in or over it; hashChunkAt of
+ * every length 0..1024 in every mode against hashOneShot, in a slot of exactly max(len, 32) bytes
+ * at the address address() gives, with no JNI call at all for a null key; the error paths;
+ * JNI_OnLoad's class-name property and failures; hashMapped against hashSubtrees, on a truncated
+ * file (its SIGBUS guard) and a closed descriptor. Ends with "N passed, N failed".
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -362,8 +364,12 @@ static jint m_register(JNIEnv *env, jclass c, const JNINativeMethod *methods, ji
   return JNI_OK;
 }
 
-static struct JNINativeInterface_ g_fns;
+static struct JNINativeInterface_ g_fns, g_bare_fns;
 static JNIEnv g_env = &g_fns;
+/* An env whose every function only counts its calls: hashChunkAt with a null key must make none. */
+static JNIEnv g_bare = &g_bare_fns;
+static long g_stray;
+static void stray(void) { g_stray++; }
 static int g_getenv_fails;
 
 static jint m_get_env(JavaVM *vm, void **penv, jint version) {
@@ -375,8 +381,11 @@ static struct JNIInvokeInterface_ g_vm_fns;
 static JavaVM g_vm = &g_vm_fns;
 
 static void init_env(void) {
-  void **slots = (void **)&g_fns;
-  for (size_t i = 4; i < sizeof g_fns / sizeof(void *); i++) slots[i] = (void *)unexpected;
+  void **slots = (void **)&g_fns, **bare = (void **)&g_bare_fns;
+  for (size_t i = 4; i < sizeof g_fns / sizeof(void *); i++) {
+    slots[i] = (void *)unexpected;
+    bare[i] = (void *)stray;
+  }
   g_fns.ExceptionCheck = m_exception_check;
   g_fns.ExceptionClear = m_exception_clear;
   g_fns.FindClass = m_find_class;
@@ -430,27 +439,19 @@ static void expect_exception(const char *what, const char *cls) {
 
 /* ---- the natives, typed as NativeBlake3.java declares them ---------------------------------- */
 
-typedef jint (*fn_i)(JNIEnv *, jclass);
-typedef jint (*fn_ii)(JNIEnv *, jclass, jint);
 typedef jint (*fn_subtrees)(JNIEnv *, jclass, jint, jobject, jint, jint, jintArray, jlong, jint, jint, jintArray,
                             jint);
-typedef void (*fn_oneshot)(JNIEnv *, jclass, jint, jobject, jint, jint, jintArray, jint, jlong, jbyteArray, jint,
-                           jint);
-typedef void (*fn_root)(JNIEnv *, jclass, jint, jintArray, jintArray, jint, jint, jlong, jbyteArray, jint, jint);
-typedef jint (*fn_mapped)(JNIEnv *, jclass, jint, jobject, jlong, jint, jintArray, jlong, jint, jintArray, jint);
-typedef void (*fn_many)(JNIEnv *, jclass, jint, jobject, jintArray, jintArray, jint, jint, jintArray, jint,
-                        jbyteArray, jint);
-typedef void (*fn_parents)(JNIEnv *, jclass, jint, jbyteArray, jint, jint, jintArray, jint, jbyteArray, jint);
 
-static struct {
-  fn_i abi_version, supported_isas;
-  fn_ii select_isa;
+static struct { /* in WANT's order: main fills it one pointer at a time */
+  jint (*abi_version)(JNIEnv *, jclass), (*supported_isas)(JNIEnv *, jclass), (*select_isa)(JNIEnv *, jclass, jint);
   fn_subtrees subtrees, subtrees_direct;
-  fn_oneshot oneshot, oneshot_direct;
-  fn_root root_output;
-  fn_mapped mapped;
-  fn_many many, many_direct;
-  fn_parents parents;
+  void (*oneshot)(JNIEnv *, jclass, jint, jbyteArray, jint, jint, jintArray, jint, jlong, jbyteArray, jint, jint);
+  void (*root_output)(JNIEnv *, jclass, jint, jintArray, jintArray, jint, jint, jlong, jbyteArray, jint, jint);
+  jint (*mapped)(JNIEnv *, jclass, jint, jobject, jlong, jint, jintArray, jlong, jint, jintArray, jint);
+  void (*many)(JNIEnv *, jclass, jint, jbyteArray, jintArray, jintArray, jint, jint, jintArray, jint, jbyteArray, jint);
+  void (*parents)(JNIEnv *, jclass, jint, jbyteArray, jint, jint, jintArray, jint, jbyteArray, jint);
+  void (*chunk_at)(JNIEnv *, jclass, jint, jlong, jint, jintArray, jint);
+  jlong (*address)(JNIEnv *, jclass, jobject);
 } N;
 
 static const struct {
@@ -462,14 +463,15 @@ static const struct {
     {"hashSubtrees", "(I[BII[IJII[II)I"},
     {"hashSubtreesDirect", "(ILjava/nio/ByteBuffer;II[IJII[II)I"},
     {"hashOneShot", "(I[BII[IIJ[BII)V"},
-    {"hashOneShotDirect", "(ILjava/nio/ByteBuffer;II[IIJ[BII)V"},
     {"rootOutput", "(I[I[IIIJ[BII)V"},
     {"hashMapped", "(ILjava/io/FileDescriptor;JI[IJI[II)I"},
     {"hashMany", "(I[B[I[III[II[BI)V"},
-    {"hashManyDirect", "(ILjava/nio/ByteBuffer;[I[III[II[BI)V"},
     {"hashParents", "(I[BII[II[BI)V"},
+    {"hashChunkAt", "(IJI[II)V"},
+    {"address", "(Ljava/nio/ByteBuffer;)J"},
 };
 enum { NWANT = sizeof WANT / sizeof WANT[0] };
+_Static_assert(sizeof N == NWANT * sizeof(void *), "N has one member per native, in WANT's order");
 
 static void *native_fn(const char *name, const char *sig) {
   for (jint i = 0; i < M.nmethods; i++)
@@ -489,18 +491,15 @@ static const char *const ISA_NAMES[BLAKE3_ISA_COUNT] = {BLAKE3_ISA_NAMES};
 
 static const int MODES[3] = {0, KEYED_HASH, DERIVE_KEY_MATERIAL};
 
-/* A one-shot (hashOneShot, or hashOneShotDirect when `direct`): `out_len` bytes at `seek` to
- * result, through an output array with `opad` bytes before them (which must stay as they were)
- * and none after; 1 when no exception is left, the input was read by the rule and the bytes before
- * the output are untouched. */
-static int oneshot(int isa, int direct, const uint8_t *in, size_t n, size_t pad, const uint32_t *key, int flags,
-                   uint64_t seek, size_t out_len, size_t opad, uint8_t *result) {
-  mobj *i = (direct ? direct_at : input_at)(in, n, pad), *k = key ? ints_obj(key, 8) : NULL;
-  mobj *o = bytes_obj(opad + out_len, 0x5A);
+/* hashOneShot: `out_len` bytes at `seek` to result, through an output array with `opad` bytes
+ * before them (which must stay as they were) and none after; 1 when no exception is left, the
+ * input was read by the rule and the bytes before the output are untouched. */
+static int oneshot(int isa, const uint8_t *in, size_t n, size_t pad, const uint32_t *key, int flags, uint64_t seek,
+                   size_t out_len, size_t opad, uint8_t *result) {
+  mobj *i = input_at(in, n, pad), *k = key ? ints_obj(key, 8) : NULL, *o = bytes_obj(opad + out_len, 0x5A);
   const counts b = snap();
-  (direct ? N.oneshot_direct : N.oneshot)(&g_env, NULL, isa, i, (jint)pad, (jint)n, k, flags, (jlong)seek, o,
-                                          (jint)opad, (jint)out_len);
-  const int ok = !M.pending && read_by_rule(b, pad, direct ? 0 : n) && all_eq(o->data, opad, 0x5A);
+  N.oneshot(&g_env, NULL, isa, i, (jint)pad, (jint)n, k, flags, (jlong)seek, o, (jint)opad, (jint)out_len);
+  const int ok = !M.pending && read_by_rule(b, pad, n) && all_eq(o->data, opad, 0x5A);
   memcpy(result, (uint8_t *)o->data + opad, out_len);
   M.pending = 0;
   FREE(i, k, o);
@@ -546,6 +545,26 @@ static int root_output(int isa, const uint32_t cv[8], const uint32_t block[16], 
   memcpy(result, (uint8_t *)o->data + opad, out_len);
   M.pending = 0;
   FREE(c, b, o);
+  return ok;
+}
+
+/* hashChunkAt of `len` bytes in a direct buffer of exactly max(len, 32) bytes (any past the input
+ * a pattern that must not reach the hash) at the address address() gives, the hash to result; 1
+ * when address() gave the buffer's, no exception is left, no byte[] was read, no byte past the
+ * first 32 was written and, for a null key, no JNI call was made at all (the counting env). */
+static int chunk_at(int isa, const uint8_t *in, size_t len, const uint32_t *key, int flags, uint8_t *result) {
+  mobj *slot = bytes_obj(len < 32 ? 32 : len, 0xA5), *k = key ? ints_obj(key, 8) : NULL;
+  memcpy(slot->data, in, len);
+  slot->kind = K_DIRECT;
+  const jlong at = N.address(&g_env, NULL, slot);
+  const counts b = snap();
+  const long stray = g_stray;
+  N.chunk_at(key ? &g_env : &g_bare, NULL, isa, at, (jint)len, k, flags);
+  const int ok = at == (jlong)(uintptr_t)slot->data && !M.pending && read_by_rule(b, 0, 0) && g_stray == stray &&
+                 (len <= 32 || memcmp((uint8_t *)slot->data + 32, in + 32, len - 32) == 0);
+  memcpy(result, slot->data, 32);
+  M.pending = 0;
+  FREE(slot, k);
   return ok;
 }
 
@@ -599,11 +618,11 @@ static int unhex(const char *h, uint8_t *out, size_t n) {
   return 1;
 }
 
-/* The official vectors, every mode, through hashOneShot and hashOneShotDirect: the whole 131
- * bytes (more than the 64 kept on the stack), 60 bytes at seek 37 and the first 32 (the stack
- * buffer, and the root compression's own CV). Every fourth vector also once from seek 37 for
- * 64 KiB + 100 bytes: the first bytes are the vector's, and the bytes around the end of the
- * first 64 KiB slice those of a short call there. */
+/* The official vectors, every mode, through hashOneShot: the whole 131 bytes (more than the 64
+ * kept on the stack), 60 bytes at seek 37 and the first 32 (the stack buffer, and the root
+ * compression's own CV); those of up to a chunk also through hashChunkAt. Every fourth vector
+ * also once from seek 37 for 64 KiB + 100 bytes: the first bytes are the vector's, and the bytes
+ * around the end of the first 64 KiB slice those of a short call there. */
 static void test_vectors(const char *path) {
   FILE *f = fopen(path, "r");
   if (f == NULL) {
@@ -619,7 +638,7 @@ static void test_vectors(const char *path) {
     const int isa = g_isas[t];
     long before = g_fail, index = 0;
     uint8_t ck[32];
-    check(oneshot(isa, 0, (const uint8_t *)context, strlen(context), 0, NULL, DERIVE_KEY_CONTEXT, 0, 32, 0, ck),
+    check(oneshot(isa, (const uint8_t *)context, strlen(context), 0, NULL, DERIVE_KEY_CONTEXT, 0, 32, 0, ck),
           "context key");
     key_words(ck, ctx_key);
     rewind(f);
@@ -636,29 +655,28 @@ static void test_vectors(const char *path) {
       for (size_t i = 0; i < n; i++) input[i] = (uint8_t)(i % 251);
       const uint32_t *keys[3] = {NULL, key, ctx_key};
       for (int m = 0; m < 3; m++) {
-        for (int direct = 0; direct < 2; direct++) {
-          const size_t pad = (n + (size_t)m + (size_t)direct) % 9;
-          int ok = oneshot(isa, direct, input, n, pad, keys[m], MODES[m], 0, VECTOR_OUT, pad, got);
-          check(ok && memcmp(got, want[m], VECTOR_OUT) == 0, "%s vector len=%zu mode=%d direct=%d", ISA_NAMES[isa], n,
-                m, direct);
-          ok = oneshot(isa, direct, input, n, 3, keys[m], MODES[m], 37, 60, 1, got);
-          check(ok && memcmp(got, want[m] + 37, 60) == 0, "%s vector len=%zu mode=%d direct=%d seek=37",
-                ISA_NAMES[isa], n, m, direct);
-          ok = oneshot(isa, direct, input, n, 1, keys[m], MODES[m], 0, 32, 2, got);
-          check(ok && memcmp(got, want[m], 32) == 0, "%s vector len=%zu mode=%d direct=%d 32 bytes", ISA_NAMES[isa],
-                n, m, direct);
+        const size_t pad = (n + (size_t)m) % 9;
+        int ok = oneshot(isa, input, n, pad, keys[m], MODES[m], 0, VECTOR_OUT, pad, got);
+        check(ok && memcmp(got, want[m], VECTOR_OUT) == 0, "%s vector len=%zu mode=%d", ISA_NAMES[isa], n, m);
+        ok = oneshot(isa, input, n, 3, keys[m], MODES[m], 37, 60, 1, got);
+        check(ok && memcmp(got, want[m] + 37, 60) == 0, "%s vector len=%zu mode=%d seek=37", ISA_NAMES[isa], n, m);
+        ok = oneshot(isa, input, n, 1, keys[m], MODES[m], 0, 32, 2, got);
+        check(ok && memcmp(got, want[m], 32) == 0, "%s vector len=%zu mode=%d 32 bytes", ISA_NAMES[isa], n, m);
+        if (n <= 1024) {
+          ok = chunk_at(isa, input, n, keys[m], MODES[m], got);
+          check(ok && memcmp(got, want[m], 32) == 0, "%s vector len=%zu mode=%d hashChunkAt", ISA_NAMES[isa], n, m);
         }
       }
       if (index++ % 4 == 0) {
-        const int m = (int)(n % 3), direct = (int)(index / 4 % 2);
-        int ok = oneshot(isa, direct, input, n, 2, keys[m], MODES[m], 37, OUT_SLICE + 100, 5, longer);
-        ok &= oneshot(isa, !direct, input, n, 0, keys[m], MODES[m], 37 + OUT_SLICE - 30, 130, 0, got);
+        const int m = (int)(n % 3);
+        int ok = oneshot(isa, input, n, 2, keys[m], MODES[m], 37, OUT_SLICE + 100, 5, longer);
+        ok &= oneshot(isa, input, n, 0, keys[m], MODES[m], 37 + OUT_SLICE - 30, 130, 0, got);
         ok &= memcmp(longer, want[m] + 37, VECTOR_OUT - 37) == 0 && memcmp(longer + OUT_SLICE - 30, got, 130) == 0;
-        check(ok, "%s vector len=%zu mode=%d direct=%d: 64 KiB + 100 bytes from seek 37", ISA_NAMES[isa], n, m,
-              direct);
+        check(ok, "%s vector len=%zu mode=%d: 64 KiB + 100 bytes from seek 37", ISA_NAMES[isa], n, m);
       }
     }
-    printf("  [%-8s] vectors through hashOneShot{,Direct}: %s\n", ISA_NAMES[isa], g_fail == before ? "ok" : "FAILED");
+    printf("  [%-8s] vectors through hashOneShot and hashChunkAt: %s\n", ISA_NAMES[isa],
+           g_fail == before ? "ok" : "FAILED");
   }
   free(input);
   free(longer);
@@ -773,7 +791,7 @@ static void test_root_output(int rounds) {
     }
     const size_t out_len = r % 7 == 0 ? OUT_SLICE + 1 + below(3000) : 1 + below(600);
     uint8_t *want = malloc(out_len), *got = malloc(out_len);
-    int ok = r % 2 == 0 ? oneshot(0, 0, msg, (size_t)block_len, 0, flags ? cv : NULL, flags, pos, out_len, 0, want)
+    int ok = r % 2 == 0 ? oneshot(0, msg, (size_t)block_len, 0, flags ? cv : NULL, flags, pos, out_len, 0, want)
                         : root_output(0, cv, block, block_len, flags, pos, out_len, want);
     check(ok, "reference for rootOutput case %d", r);
     if (r % 2 == 0) flags |= CHUNK_START | CHUNK_END;
@@ -788,7 +806,7 @@ static void test_root_output(int rounds) {
   printf("  rootOutput, %d random cases x %d ISAs: %s\n", rounds, g_nisas, g_fail == before ? "ok" : "FAILED");
 }
 
-/* hashMany and hashManyDirect of every ISA: a window [from, from + count) of messages in any
+/* hashMany of every ISA: a window [from, from + count) of messages in any
  * order, overlapping or not, each hash as hashOneShot gives it, nothing written outside
  * out[opad, opad + 32 count). Half the rounds keep the messages inside 64 KiB of the array (its
  * span copied in, exactly), half spread them over all of it (pinned). count 0 touches nothing. */
@@ -823,34 +841,30 @@ static void test_hash_many(int rounds) {
     const int null_key = flags == 0 && (r & 4);
     int ok = 1;
     for (size_t i = 0; i < count; i++)
-      ok &= oneshot(0, 0, data + offs[from + i], (size_t)lens[from + i], 0, kw, flags, 0, 32, 0, want + 32 * i);
+      ok &= oneshot(0, data + offs[from + i], (size_t)lens[from + i], 0, kw, flags, 0, 32, 0, want + 32 * i);
     check(ok, "hashMany reference, round %d", r);
     for (int t = 0; t < g_nisas; t++) {
-      for (int direct = 0; direct < 2; direct++) {
-        const size_t opad = below(5);
-        mobj *d = (direct ? direct_at : input_at)(data, DATA, 0), *k = null_key ? NULL : ints_obj(kw, 8);
-        mobj *o = ints_obj((const uint32_t *)offs, from + count), *l = ints_obj((const uint32_t *)lens, from + count);
-        mobj *out = bytes_obj(opad + 32 * count + 3, 0x5A);
-        const counts b = snap();
-        (direct ? N.many_direct : N.many)(&g_env, NULL, g_isas[t], d, o, l, (jint)from, (jint)count, k, flags, out,
-                                          (jint)opad);
-        const uint8_t *res = (const uint8_t *)out->data;
-        ok = !M.pending && read_by_rule(b, (size_t)lo, direct ? 0 : (size_t)(hi - lo)) && all_eq(res, opad, 0x5A) &&
-             all_eq(res + opad + 32 * count, 3, 0x5A) && memcmp(res + opad, want, 32 * count) == 0;
-        check(ok, "%s hashMany%s round %d: %zu messages from %zu over [%" PRId64 ", %" PRId64 ")",
-              ISA_NAMES[g_isas[t]], direct ? "Direct" : "", r, count, from, lo, hi);
-        if (t == 0 && direct == 0) { /* no messages: nothing read, nothing written */
-          N.many(&g_env, NULL, g_isas[t], d, o, l, (jint)from, 0, k, flags, out, (jint)opad);
-          check(!M.pending && read_by_rule(b, (size_t)lo, (size_t)(hi - lo)) &&
-                    memcmp(res + opad, want, 32 * count) == 0,
-                "hashMany of 0 messages touches nothing");
-        }
-        M.pending = 0;
-        FREE(d, k, o, l, out);
+      const size_t opad = below(5);
+      mobj *d = input_at(data, DATA, 0), *k = null_key ? NULL : ints_obj(kw, 8);
+      mobj *o = ints_obj((const uint32_t *)offs, from + count), *l = ints_obj((const uint32_t *)lens, from + count);
+      mobj *out = bytes_obj(opad + 32 * count + 3, 0x5A);
+      const counts b = snap();
+      N.many(&g_env, NULL, g_isas[t], d, o, l, (jint)from, (jint)count, k, flags, out, (jint)opad);
+      const uint8_t *res = (const uint8_t *)out->data;
+      ok = !M.pending && read_by_rule(b, (size_t)lo, (size_t)(hi - lo)) && all_eq(res, opad, 0x5A) &&
+           all_eq(res + opad + 32 * count, 3, 0x5A) && memcmp(res + opad, want, 32 * count) == 0;
+      check(ok, "%s hashMany round %d: %zu messages from %zu over [%" PRId64 ", %" PRId64 ")", ISA_NAMES[g_isas[t]], r,
+            count, from, lo, hi);
+      if (t == 0) { /* no messages: nothing read, nothing written */
+        N.many(&g_env, NULL, g_isas[t], d, o, l, (jint)from, 0, k, flags, out, (jint)opad);
+        check(!M.pending && read_by_rule(b, (size_t)lo, (size_t)(hi - lo)) && memcmp(res + opad, want, 32 * count) == 0,
+              "hashMany of 0 messages touches nothing");
       }
+      M.pending = 0;
+      FREE(d, k, o, l, out);
     }
   }
-  printf("  hashMany{,Direct}, %d rounds x %d ISAs: %s\n", rounds, g_nisas, g_fail == before ? "ok" : "FAILED");
+  printf("  hashMany, %d rounds x %d ISAs: %s\n", rounds, g_nisas, g_fail == before ? "ok" : "FAILED");
 }
 
 /* hashParents of every ISA: in half the rounds the blocks are pairs of chunk CVs (hashSubtrees
@@ -892,6 +906,27 @@ static void test_hash_parents(int rounds) {
          g_fail == before ? "ok" : "FAILED");
 }
 
+/* hashChunkAt of every ISA, every length 0..1024 and every mode (the plain hash with a null key,
+ * keyed, derive-key material), each the hash hashOneShot gives on the same ISA and on portable. */
+static void test_chunk_at(void) {
+  long before = g_fail;
+  uint32_t kw[8];
+  for (size_t len = 0; len <= 1024; len++) {
+    const uint8_t *p = g_pool + below(64);
+    for (int m = 0; m < 3; m++) {
+      for (int i = 0; i < 8; i++) kw[i] = (uint32_t)rnd();
+      uint8_t want[32], one[32], got[32];
+      check(oneshot(0, p, len, 0, m ? kw : NULL, MODES[m], 0, 32, 0, want), "hashChunkAt reference len=%zu", len);
+      for (int t = 0; t < g_nisas; t++) {
+        int ok = oneshot(g_isas[t], p, len, 0, m ? kw : NULL, MODES[m], 0, 32, 0, one) && memcmp(one, want, 32) == 0;
+        ok &= chunk_at(g_isas[t], p, len, m ? kw : NULL, MODES[m], got) && memcmp(got, want, 32) == 0;
+        check(ok, "%s hashChunkAt len=%zu mode=%d", ISA_NAMES[g_isas[t]], len, m);
+      }
+    }
+  }
+  printf("  hashChunkAt, lengths 0..1024 x 3 modes x %d ISAs: %s\n", g_nisas, g_fail == before ? "ok" : "FAILED");
+}
+
 /* A call that must leave exactly the exception cls and nothing pinned; named by its own text. */
 #define EXPECT(cls, call)         \
   do {                            \
@@ -918,7 +953,7 @@ static void test_error_paths(void) {
 
   /* the pin of an input over 64 KiB fails; one of 64 KiB is copied, so the failure waits */
   M.fail_next_pin = 1;
-  check(oneshot(0, 0, data, COPY_LEN, 0, NULL, 0, 0, 32, 0, a) && M.fail_next_pin, "64 KiB copied, not pinned");
+  check(oneshot(0, data, COPY_LEN, 0, NULL, 0, 0, 32, 0, a) && M.fail_next_pin, "64 KiB copied, not pinned");
   EXPECT(OOME, N.oneshot(&g_env, NULL, 0, big, 0, BIG, key, 0, 0, out, 0, 64));
   M.fail_next_pin = 1;
   EXPECT(OOME, check(N.subtrees(&g_env, NULL, 0, big, 0, BIG, key, 0, 0, 63, cvs, 0) == 0, "returns 0"));
@@ -931,22 +966,28 @@ static void test_error_paths(void) {
   /* int[] arguments too short: GetIntArrayRegion throws, and no JNI call follows but the
    * exception-safe ones (the lengths are not read after the offsets threw) */
   EXPECT(AIOOBE, N.oneshot(&g_env, NULL, 0, big, 0, BIG, short_key, 0, 0, out, 0, 64));
-  EXPECT(AIOOBE, N.oneshot_direct(&g_env, NULL, 0, direct, 0, 4096, short_key, 0, 0, out, 0, 64));
   EXPECT(AIOOBE, N.subtrees(&g_env, NULL, 0, big, 0, BIG, short_key, 0, 0, 63, cvs, 0));
   EXPECT(AIOOBE, N.subtrees_direct(&g_env, NULL, 0, direct, 0, 4096, short_key, 0, 0, 63, cvs, 0));
   EXPECT(AIOOBE, N.many(&g_env, NULL, 0, big, offs, lens, 0, 2, short_key, 16, many, 0));
-  EXPECT(AIOOBE, N.many_direct(&g_env, NULL, 0, direct, offs, lens, 2, 2, short_key, 16, many, 0));
   EXPECT(AIOOBE, N.many(&g_env, NULL, 0, small, tiny, lens, 0, 2, NULL, 0, many, 0));
   EXPECT(AIOOBE, N.parents(&g_env, NULL, 0, small, 0, 4, short_key, 0, out, 0));
   EXPECT(AIOOBE, N.root_output(&g_env, NULL, 0, short_key, block, 64, 0, 0, out, 0, 64));
   EXPECT(AIOOBE, N.root_output(&g_env, NULL, 0, key, short_block, 64, 0, 0, out, 0, 64));
   /* a heap buffer where a direct one is expected */
   EXPECT(IAE, N.subtrees_direct(&g_env, NULL, 0, heap, 0, 4096, key, 0, 0, 63, cvs, 0));
-  EXPECT(IAE, N.oneshot_direct(&g_env, NULL, 0, heap, 0, 4096, key, 0, 0, out, 0, 64));
-  EXPECT(IAE, N.many_direct(&g_env, NULL, 0, heap, offs, lens, 2, 2, NULL, 0, many, 0));
+  EXPECT(IAE, check(N.address(&g_env, NULL, heap) == 0, "address of a heap buffer: 0"));
+  EXPECT(IAE, check(N.address(&g_env, NULL, NULL) == 0, "address of null: 0"));
+  /* hashChunkAt: a length outside 0..1024 or address 0 refused before the key is read, a short
+   * key throwing: nothing written */
+  const jlong at = N.address(&g_env, NULL, direct);
+  EXPECT(IAE, N.chunk_at(&g_env, NULL, 0, at, -1, NULL, 0));
+  EXPECT(IAE, N.chunk_at(&g_env, NULL, 0, at, 1025, short_key, KEYED_HASH));
+  EXPECT(IAE, N.chunk_at(&g_env, NULL, 0, 0, 32, NULL, 0));
+  EXPECT(AIOOBE, N.chunk_at(&g_env, NULL, 0, at, 64, short_key, KEYED_HASH));
+  check(memcmp(direct->data, data, 4096) == 0, "refused hashChunkAt calls write nothing");
   /* more than 256 messages or parents, or fewer than 0: nothing read, nothing written */
   EXPECT(IAE, N.many(&g_env, NULL, 0, small, offs, lens, 0, MAX_BATCH + 1, NULL, 0, many, 0));
-  EXPECT(IAE, N.many_direct(&g_env, NULL, 0, direct, offs, lens, 0, -1, NULL, 0, many, 0));
+  EXPECT(IAE, N.many(&g_env, NULL, 0, small, offs, lens, 0, -1, NULL, 0, many, 0));
   EXPECT(IAE, N.parents(&g_env, NULL, 0, big, 0, MAX_BATCH + 1, NULL, 0, many, 0));
   EXPECT(IAE, N.parents(&g_env, NULL, 0, big, 0, -1, NULL, 0, many, 0));
   check(all_eq(many->data, 32 * 300, 0), "failed hashMany and hashParents calls write nothing");
@@ -974,12 +1015,13 @@ static void test_error_paths(void) {
   EXPECT(AIOOBE, N.subtrees(&g_env, NULL, 0, small, 0, 4096, NULL, 0, 0, 63, tiny, 0));
   /* output length 0 or less: nothing is touched, not even the (null) arrays */
   N.oneshot(&g_env, NULL, 0, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0);
-  N.oneshot_direct(&g_env, NULL, 0, NULL, 0, 0, NULL, 0, 0, NULL, 0, -1);
+  N.oneshot(&g_env, NULL, 0, NULL, 0, 0, NULL, 0, 0, NULL, 0, -1);
   N.root_output(&g_env, NULL, 0, NULL, NULL, 0, 0, 0, NULL, 0, 0);
   check(!M.pending && M.critical == 0, "out_len <= 0 calls return at once");
   /* an ISA number selectIsa never returns: the glue falls back to portable, no crash */
-  check(oneshot(0, 0, data, 3000, 0, NULL, 0, 0, 32, 0, a) && oneshot(999, 0, data, 3000, 0, NULL, 0, 0, 32, 0, b) &&
-            memcmp(a, b, 32) == 0 && oneshot(-5, 1, data, 3000, 0, NULL, 0, 0, 32, 0, b) && memcmp(a, b, 32) == 0,
+  check(oneshot(0, data, 3000, 0, NULL, 0, 0, 32, 0, a) && oneshot(999, data, 3000, 0, NULL, 0, 0, 32, 0, b) &&
+            memcmp(a, b, 32) == 0 && oneshot(0, data, 1000, 0, NULL, 0, 0, 32, 0, a) &&
+            chunk_at(-5, data, 1000, NULL, 0, b) && memcmp(a, b, 32) == 0,
         "an unknown ISA number runs the portable kernel");
   check(N.select_isa(&g_env, NULL, 999) == -1 && N.select_isa(&g_env, NULL, -1) >= 0, "selectIsa range");
   FREE(big, small, out, key, short_key, cvs, heap, direct, tiny, block, short_block, lens, offs, many);
@@ -1106,24 +1148,14 @@ int main(int argc, char **argv) {
   test_onload(onload);
   check(M.nmethods == NWANT, "%d natives registered", (int)M.nmethods);
   printf("JNI_OnLoad registered %d natives\n", (int)M.nmethods); /* LoaderMuslTest: NativeBlake3's count */
-  void *f[NWANT];
-  for (size_t i = 0; i < NWANT; i++)
-    if ((f[i] = native_fn(WANT[i].name, WANT[i].sig)) == NULL) {
+  for (size_t i = 0; i < NWANT; i++) { /* N's members, one pointer each, in WANT's order */
+    void *fn = native_fn(WANT[i].name, WANT[i].sig);
+    if (fn == NULL) {
       printf("%ld passed, %ld failed\n", g_pass, g_fail);
       return 1;
     }
-  N.abi_version = (fn_i)f[0];
-  N.supported_isas = (fn_i)f[1];
-  N.select_isa = (fn_ii)f[2];
-  N.subtrees = (fn_subtrees)f[3];
-  N.subtrees_direct = (fn_subtrees)f[4];
-  N.oneshot = (fn_oneshot)f[5];
-  N.oneshot_direct = (fn_oneshot)f[6];
-  N.root_output = (fn_root)f[7];
-  N.mapped = (fn_mapped)f[8];
-  N.many = (fn_many)f[9];
-  N.many_direct = (fn_many)f[10];
-  N.parents = (fn_parents)f[11];
+    memcpy((char *)&N + i * sizeof fn, &fn, sizeof fn);
+  }
 
   check(N.abi_version(&g_env, NULL) == 10, "abiVersion is 10");
   const jint supported = N.supported_isas(&g_env, NULL);
@@ -1146,6 +1178,7 @@ int main(int argc, char **argv) {
   test_root_output(quick ? 30 : 150);
   test_hash_many(quick ? 8 : 32);
   test_hash_parents(quick ? 8 : 40);
+  test_chunk_at();
   test_error_paths();
   test_mapped();
 

@@ -28,7 +28,7 @@ final class NativeBlake3 {
   /** {@link #hashSubtrees}'s {@code maxLog} for subtrees of any size. */
   static final int ANY_SIZE = 63;
 
-  /** The most messages one {@link #hashMany} or {@link #hashManyDirect} call takes (B3J_BATCH). */
+  /** The most messages one {@link #hashMany} call takes (B3J_BATCH). */
   static final int MANY_MAX = 256;
 
   /** The most parents one {@link #hashParents} call takes (B3J_PARENTS: 16 KiB of blocks). */
