@@ -12,8 +12,18 @@ package io.github.blake3fast;
  * name no Vector API type, so the rest of the library compiles and links without the module.
  */
 final class VectorKernel implements Kernel {
-  /** The engine: batches on the vector lanes where they pay ({@link VectorLanes#PAY}). */
-  static final VectorKernel INSTANCE = new VectorKernel(VectorLanes.PAY);
+  /**
+   * Whether batches take the vector lanes ({@link VectorLanes}) rather than the scalar ones: from
+   * JDK 25, where they were 1.0-3.3x the scalar lanes at every message size and width measured. On
+   * JDK 17 and 21, C2 left some of the rounds' vector operations to the Vector API's Java fallbacks
+   * in mixed-length batches (0.2-0.7x the scalar lanes; bench/notes/java-batch.md). Decided here,
+   * not in VectorLanes, whose initialization reads this class's constants: the kernels below are
+   * made without touching it.
+   */
+  static final boolean VECTOR_LANES_PAY = Runtime.version().feature() >= 25;
+
+  /** The engine: batches on the vector lanes where they pay. */
+  static final VectorKernel INSTANCE = new VectorKernel(VECTOR_LANES_PAY);
   /** Batches on the vector lanes on every JDK: for the tests of those lanes. */
   static final VectorKernel ON_VECTOR_LANES = new VectorKernel(true);
 

@@ -11,15 +11,6 @@ import java.util.Arrays;
  * while its first lane has blocks (the finished lanes' words are then thrown away).
  */
 final class VectorLanes implements MessageLanes {
-  /**
-   * Whether batches take these lanes rather than the scalar ones: from JDK 25, where they were
-   * 1.0-3.3x the scalar lanes at every message size and width measured. On JDK 17 and 21, C2 left
-   * some of the rounds' vector operations to the Vector API's Java fallbacks in mixed-length
-   * batches (0.2-0.7x the scalar lanes; bench/notes/java-batch.md). Tests check these lanes on
-   * every JDK through {@link VectorKernel#ON_VECTOR_LANES}.
-   */
-  static final boolean PAY = Runtime.version().feature() >= 25;
-
   private static final int LANES = VectorKernel.LANES;
   private static final int MAX = JavaLanes.MAX_LANES;
 
