@@ -64,15 +64,16 @@ public final class FileOutput implements Closeable {
    * @throws IOException if the output is a directory, or the temporary file cannot be made
    */
   public static FileOutput open(Path output) throws IOException {
-    Path target = reached(output);
-    BasicFileAttributes attrs = attributes(target);
+    BasicFileAttributes attrs = attributes(output);
     if (attrs != null && attrs.isDirectory()) {
       throw new FileSystemException(output.toString(), null, "Is a directory");
     }
     if (attrs != null && !attrs.isRegularFile()) {
-      return new FileOutput(target, null,
+      // A device, a FIFO, /dev/stdout on a pipe: no name to rename over, and no real path.
+      return new FileOutput(output, null,
           FileChannel.open(output, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING));
     }
+    Path target = attrs != null ? output.toRealPath() : notYetMade(output);
     Path dir = target.toAbsolutePath().getParent();
     String name = target.getFileName().toString();
     for (int attempt = 0; ; attempt++) {
@@ -105,13 +106,10 @@ public final class FileOutput implements Closeable {
   }
 
   /**
-   * The file a write to {@code output} reaches: every link followed, to an existing file, or to
-   * where a new one would be made (a link to nothing yet makes its target, as open(2) does).
+   * Where a write to {@code output}, which names no file yet, makes one: a link to nothing makes
+   * its target, as open(2) does.
    */
-  private static Path reached(Path output) throws IOException {
-    if (Files.exists(output)) {
-      return output.toRealPath();
-    }
+  private static Path notYetMade(Path output) throws IOException {
     Path p = output;
     for (int hops = 0; Files.isSymbolicLink(p); hops++) {
       if (hops == 40) {
@@ -136,6 +134,7 @@ public final class FileOutput implements Closeable {
     return n;
   }
 
+  /** What {@code p} reaches, links followed; null if nothing. */
   private static BasicFileAttributes attributes(Path p) {
     try {
       return Files.readAttributes(p, BasicFileAttributes.class);

@@ -134,6 +134,22 @@ class BaoCliProcessTest {
     refused("slice 0 100 f.bao >> f.bao", "f.bao", null, Redirect.appendTo(enc), "slice", "0", "100", "f.bao");
   }
 
+  /** {@code /dev/stdout} and {@code /dev/null} as output names: written in place, as streams. */
+  @Test
+  void devStdoutOnAPipeAndDevNullAreWrittenInPlace() throws Exception {
+    Map<String, String> before = snapshot(dir);
+    Process p = new ProcessBuilder(bao("decode", HASH, "f.bao", "/dev/stdout")).directory(dir.toFile())
+        .redirectError(tmp.resolve("stderr").toFile()).start();
+    byte[] out = p.getInputStream().readAllBytes();
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+    assertEquals(0, p.exitValue(), Files.readString(tmp.resolve("stderr")));
+    assertArrayEquals(DATA, out, "decode to /dev/stdout, a pipe");
+    Result r = exec(bao("encode", "f", "/dev/null"), null, null);
+    assertEquals(0, r.status, r.err);
+    assertUnchanged(before, dir, "decode to /dev/stdout, encode to /dev/null");
+    row("bao process: decode H f.bao /dev/stdout | ..., encode f /dev/null", "status 0, streamed in place");
+  }
+
   /**
    * Ctrl-C (SIGINT) and SIGTERM while a decode from a pipe writes its output: the JVM's exit
    * removes the temporary file; the earlier output stays.
@@ -157,16 +173,23 @@ class BaoCliProcessTest {
       cmd.addAll(bao("decode", HASH, "-", "out"));
       Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectOutput(Redirect.DISCARD)
           .redirectError(tmp.resolve("stderr").toFile()).start();
-      try (OutputStream in = p.getOutputStream()) {
+      // Standard input stays open until the child is gone: an end of input would race the signal.
+      OutputStream in = p.getOutputStream();
+      try {
         in.write(enc, 0, enc.length / 2); // then nothing: the decode waits, its output half written
         in.flush();
         waitForTemporaryFile(p);
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).start();
         assertEquals(0, kill.waitFor(), "kill -" + signal);
-      } catch (IOException e) {
-        // the child is gone, with its end of the pipe
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the decode did not end on SIG" + signal);
+      } finally {
+        try {
+          in.close();
+        } catch (IOException e) {
+          // the child is gone, with its end of the pipe
+        }
+        p.destroyForcibly();
       }
-      assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the decode did not end on SIG" + signal);
       int status = p.exitValue();
       String err = Files.readString(tmp.resolve("stderr"));
       assertEquals(signal.equals("INT") ? 130 : 143, status, "SIG" + signal + ": " + err);
