@@ -1,9 +1,12 @@
 package io.github.blake3fast.bao;
 
+import io.github.blake3fast.internal.FileOutput;
+import io.github.blake3fast.internal.SameFile;
 import java.io.IOException;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Objects;
@@ -11,22 +14,35 @@ import java.util.Objects;
 /**
  * {@link Blake3Bao}'s entry points that open files: encoding a file to a file, each node
  * written straight to its place (positional writes, so the windows are hashed on several
- * threads in any order), a file to a channel, and decoders that own the channels they open.
+ * threads in any order) in a temporary file that replaces the output when complete, a file to
+ * a channel, and decoders that own the channels they open.
  */
 final class BaoFiles {
   private BaoFiles() {}
 
-  /** Encodes file {@code input} into file {@code output} (created or truncated). */
+  /**
+   * Encodes file {@code input} into file {@code output}: refused if they are one file, written
+   * whole or not at all ({@link FileOutput}). A FIFO or device input is read as a stream.
+   */
   static byte[] toFile(int groupLog, Path input, Path output, boolean combined) throws IOException {
+    Objects.requireNonNull(output, "output");
+    SameFile.refuse(input, output);
     try (FileChannel in = FileChannel.open(input, StandardOpenOption.READ);
-        FileChannel out = FileChannel.open(output, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-            StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-      BaoContent content = new BaoContent.File(in, in.size());
-      BaoTree tree = new BaoTree(content.length, groupLog);
-      if (combined) {
-        tree.encodedSize(); // ArithmeticException before any work if no file could hold it
+        FileOutput out = FileOutput.open(output)) {
+      byte[] hash;
+      if (Files.isRegularFile(input)) {
+        BaoContent content = new BaoContent.File(in, in.size());
+        BaoTree tree = new BaoTree(content.length, groupLog);
+        if (combined) {
+          tree.encodedSize(); // ArithmeticException before any work if no file could hold it
+        }
+        hash = new BaoEncoder(tree, content, new BaoSink.Channel(out.channel()), combined).encode();
+      } else {
+        hash = BaoStreams.fromStream(groupLog, Channels.newInputStream(in), Channels.newOutputStream(out.channel()),
+            combined);
       }
-      return new BaoEncoder(tree, content, new BaoSink.Channel(out), combined).encode();
+      out.commit();
+      return hash;
     }
   }
 
@@ -34,6 +50,9 @@ final class BaoFiles {
   static byte[] toChannel(int groupLog, Path input, WritableByteChannel out, boolean combined) throws IOException {
     Objects.requireNonNull(out, "out");
     try (FileChannel in = FileChannel.open(input, StandardOpenOption.READ)) {
+      if (!Files.isRegularFile(input)) {
+        return BaoStreams.fromStream(groupLog, Channels.newInputStream(in), Channels.newOutputStream(out), combined);
+      }
       return BaoStreams.write(groupLog, new BaoContent.File(in, in.size()), Channels.newOutputStream(out), combined);
     }
   }
@@ -41,7 +60,7 @@ final class BaoFiles {
   /** A decoder of the combined encoding in a file, which it closes. */
   static Blake3BaoDecoder decoder(byte[] hash, int groupLog, Path encoded) throws IOException {
     FileChannel ch = FileChannel.open(encoded, StandardOpenOption.READ);
-    return new Blake3BaoDecoder(hash, groupLog, BaoInput.of(ch), null, ch);
+    return new Blake3BaoDecoder(hash, groupLog, input(encoded, ch), null, ch);
   }
 
   /** A decoder of a content file and its outboard file, which it closes. */
@@ -49,10 +68,15 @@ final class BaoFiles {
     FileChannel c = FileChannel.open(content, StandardOpenOption.READ);
     try {
       FileChannel o = FileChannel.open(outboard, StandardOpenOption.READ);
-      return new Blake3BaoDecoder(hash, groupLog, BaoInput.of(c), BaoInput.of(o), c, o);
+      return new Blake3BaoDecoder(hash, groupLog, input(content, c), input(outboard, o), c, o);
     } catch (IOException | RuntimeException e) {
       c.close();
       throw e;
     }
+  }
+
+  /** A file read by position, or a FIFO or device read forward, as the stream it is. */
+  private static BaoInput input(Path file, FileChannel ch) {
+    return Files.isRegularFile(file) ? BaoInput.of(ch) : BaoInput.of(Channels.newInputStream(ch));
   }
 }

@@ -54,6 +54,20 @@ import java.util.Objects;
  * no encoding could have, is a {@link Blake3BaoException} saying which node failed. Nothing is
  * allocated by what a header claims beyond one group.
  *
+ * <p id="files"><b>Files.</b> A method that writes a file ({@link #encode(Path, Path)},
+ * {@link #outboard(Path, Path)}) never writes over its input: an output that is the input's
+ * file, by its name, a symlink, a hard link or {@code /proc/self/fd/N}, is refused with a
+ * {@link java.nio.file.FileSystemException} before anything is opened for writing. The output
+ * is written as a temporary file in its directory and renamed over it only when complete, so
+ * it shows its old content or all of the new: on any failure (an exception, a full disk, an
+ * interrupt, the JVM exiting) the temporary file is deleted and the old file is untouched. A
+ * replaced file keeps its permission bits (and owner and group where the process may set
+ * them); a symlink output keeps its link and gets new content at its target; other hard links
+ * to the old file keep the old bytes. The directory must be writable. Nothing is forced to disk:
+ * a crash of the machine itself leaves what the file system's ordering of writes and rename
+ * leaves. A device or FIFO output is written as a stream. A stream or channel output gets the
+ * bytes as they are made, and keeps what it got if a call fails.
+ *
  * <p>Instances are immutable and thread-safe; decoders are used by one thread at a time.
  * Encoding a file reads it in windows on several threads (the common pool), as
  * {@link Blake3#hashFile} does, never holding it whole in memory.
@@ -227,33 +241,41 @@ public final class Blake3Bao {
   }
 
   /**
-   * Writes the combined encoding of a file to another file (created or truncated), each node
-   * straight to its place: the input is read and hashed in windows on several threads.
+   * Writes the combined encoding of a file to another file, each node straight to its place:
+   * the input is read and hashed in windows on several threads. The output appears whole or
+   * not at all (see <a href="#files">Files</a>); an output that is the input's file is refused.
+   * A FIFO or device input is read to its end as a stream.
    *
    * @param input the content's file
-   * @param output the encoding's file
+   * @param output the encoding's file: created, or replaced when complete
    * @return the 32-byte hash of the content
-   * @throws IOException if reading or writing fails
+   * @throws java.nio.file.FileSystemException with the reason {@code "input file is output file"}
+   *     if {@code output} is {@code input}'s file, by any name; nothing is written
+   * @throws IOException if reading or writing fails (the output is then as it was)
    */
   public byte[] encode(Path input, Path output) throws IOException {
     return BaoFiles.toFile(groupLog, input, output, true);
   }
 
   /**
-   * Writes the outboard of a file to another file (created or truncated), each parent straight
-   * to its place: the input is hashed in windows on several threads.
+   * Writes the outboard of a file to another file, each parent straight to its place: the input
+   * is hashed in windows on several threads. As {@link #encode(Path, Path)}, the output appears
+   * whole or not at all, and an output that is the input's file is refused.
    *
    * @param input the content's file
-   * @param output the outboard's file
+   * @param output the outboard's file: created, or replaced when complete
    * @return the 32-byte hash of the content
-   * @throws IOException if reading or writing fails
+   * @throws java.nio.file.FileSystemException with the reason {@code "input file is output file"}
+   *     if {@code output} is {@code input}'s file, by any name; nothing is written
+   * @throws IOException if reading or writing fails (the output is then as it was)
    */
   public byte[] outboard(Path input, Path output) throws IOException {
     return BaoFiles.toFile(groupLog, input, output, false);
   }
 
   /**
-   * Writes the combined encoding of a file to a channel (its current position on).
+   * Writes the combined encoding of a file to a channel (its current position on). A channel
+   * is not a name: that it does not write to {@code input}'s file cannot be checked here.
    *
    * @param input the content's file
    * @param out where the encoding goes; not closed
@@ -265,7 +287,8 @@ public final class Blake3Bao {
   }
 
   /**
-   * Writes the outboard of a file to a channel (its current position on).
+   * Writes the outboard of a file to a channel (its current position on), which must not write
+   * to {@code input}'s file (as for {@link #encode(Path, WritableByteChannel)}).
    *
    * @param input the content's file
    * @param out where the outboard goes; not closed
@@ -317,11 +340,12 @@ public final class Blake3Bao {
   }
 
   /**
-   * A verifying decoder of a combined encoding in a file.
+   * A verifying decoder of a combined encoding in a file (a FIFO or device is read forward,
+   * as a stream).
    *
    * @param hash the 32-byte root hash
    * @param encoded the file holding the combined encoding
-   * @return a seekable decoder; close it to close the file
+   * @return a seekable decoder (forward only for a FIFO); close it to close the file
    * @throws IOException if the file cannot be opened
    */
   public Blake3BaoDecoder decoder(byte[] hash, Path encoded) throws IOException {
@@ -376,12 +400,13 @@ public final class Blake3Bao {
   }
 
   /**
-   * A verifying decoder of a content file and its outboard file.
+   * A verifying decoder of a content file and its outboard file (a FIFO or device is read
+   * forward, as a stream).
    *
    * @param hash the 32-byte root hash
    * @param content the content's file, unverified
    * @param outboard its outboard's file
-   * @return a seekable decoder; close it to close the files
+   * @return a seekable decoder (forward only for a FIFO); close it to close the files
    * @throws IOException if a file cannot be opened
    */
   public Blake3BaoDecoder outboardDecoder(byte[] hash, Path content, Path outboard) throws IOException {

@@ -4,7 +4,6 @@ import io.github.blake3fast.Blake3;
 import io.github.blake3fast.bao.Blake3Bao;
 import io.github.blake3fast.bao.Blake3BaoDecoder;
 import io.github.blake3fast.bao.Blake3BaoException;
-import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -21,7 +20,10 @@ import java.nio.file.StandardOpenOption;
 /**
  * The bao command: the official {@code bao} tool's command line (bao_bin 0.12/0.13), over
  * {@link Blake3Bao}. Outputs are byte for byte the official tool's; a failure (verification
- * included) is one line on standard error, {@code Error: ...}, and status 1.
+ * included) is one line on standard error, {@code Error: ...}, and status 1. Two things differ:
+ * it never writes over its input ({@code Error: NAME: input file is output file}, checked by
+ * {@link StdFiles} before anything is opened for writing), and a file output appears whole or
+ * not at all ({@link BaoOutput}), where the official tool truncates it first.
  */
 public final class Bao {
   private Bao() {}
@@ -45,8 +47,8 @@ public final class Bao {
     if (System.getProperty("java.util.logging.config.file") == null) {
       System.setProperty("java.util.logging.config.file", "/dev/null"); // stderr is the tool's alone
     }
-    int status = run(args, new FileInputStream(FileDescriptor.in), new FileOutputStream(FileDescriptor.out),
-        new FileOutputStream(FileDescriptor.err));
+    int status = run(args, StdFiles.ofProcess(), new FileInputStream(FileDescriptor.in),
+        new FileOutputStream(FileDescriptor.out), new FileOutputStream(FileDescriptor.err));
     if (status != 0) {
       System.exit(status);
     }
@@ -62,6 +64,14 @@ public final class Bao {
    * @return the exit status: 0, or 1 after a failure
    */
   public static int run(String[] args, InputStream stdin, OutputStream stdout, OutputStream stderr) {
+    return run(args, StdFiles.NONE, stdin, stdout, stderr);
+  }
+
+  /**
+   * As {@link #run(String[], InputStream, OutputStream, OutputStream)}, knowing which files the
+   * standard streams are.
+   */
+  static int run(String[] args, StdFiles std, InputStream stdin, OutputStream stdout, OutputStream stderr) {
     try {
       BaoArgs a = BaoArgs.parse(args);
       if (a == null) {
@@ -69,7 +79,7 @@ public final class Bao {
         stderr.flush();
         return 1;
       }
-      return new Command(a, stdin, stdout).run();
+      return new Command(a, std, stdin, stdout).run();
     } catch (IOException | Fatal | RuntimeException e) {
       String msg = e instanceof IOException && !(e instanceof Blake3BaoException)
           ? OsErrors.describe((IOException) e) : e.getMessage();
@@ -86,12 +96,14 @@ public final class Bao {
 
   private static final class Command {
     private final BaoArgs a;
+    private final StdFiles std;
     private final InputStream stdin;
     private final OutputStream stdout;
     private final Blake3Bao bao = Blake3Bao.standard();
 
-    Command(BaoArgs a, InputStream stdin, OutputStream stdout) {
+    Command(BaoArgs a, StdFiles std, InputStream stdin, OutputStream stdout) {
       this.a = a;
+      this.std = std;
       this.stdin = stdin;
       this.stdout = stdout;
     }
@@ -149,26 +161,28 @@ public final class Bao {
     private void encode() throws IOException, Fatal {
       Path in = path(a.at(0));
       Path out = path(a.outboard != null ? a.outboard : a.at(1));
-      if (in != null) {
-        Files.newByteChannel(in).close(); // the official tool opens the input first
-      }
-      if (out == null) {
-        throw new Fatal("output must be a real file");
-      }
-      if (in != null && Files.isRegularFile(in)) {
-        if (a.outboard != null) {
-          bao.outboard(in, out);
-        } else {
-          bao.encode(in, out);
+      // The official tool opens the input first: its errors come before the output's. A FIFO
+      // is opened once, here, to be read as the stream it is.
+      try (InputStream src = in == null ? stdin : Files.newInputStream(in)) {
+        if (out == null) {
+          throw new Fatal("output must be a real file");
         }
-        return;
-      }
-      try (InputStream src = in == null ? stdin : Files.newInputStream(in);
-          OutputStream dst = new BufferedOutputStream(Files.newOutputStream(out), 1 << 20)) {
-        if (a.outboard != null) {
-          bao.outboard(src, dst);
-        } else {
-          bao.encode(src, dst);
+        std.refuse(out, in);
+        if (in != null && Files.isRegularFile(in)) {
+          if (a.outboard != null) { // read again by position, on several threads
+            bao.outboard(in, out);
+          } else {
+            bao.encode(in, out);
+          }
+          return;
+        }
+        try (BaoOutput dst = BaoOutput.open(out, stdout)) {
+          if (a.outboard != null) {
+            bao.outboard(src, dst.stream());
+          } else {
+            bao.encode(src, dst.stream());
+          }
+          dst.finish();
         }
       }
     }
@@ -194,6 +208,8 @@ public final class Bao {
       if (a.start != null && (in == null || (a.outboard != null && ob == null))) {
         throw new Fatal("input must be a real file");
       }
+      Path outName = path(a.at(2));
+      std.refuse(outName, a.outboard == null ? new Path[] {in} : new Path[] {in, ob});
       InputStream inStream = in == null ? stdin : null;
       if (a.outboard != null) {
         d = in != null && ob != null ? bao.outboardDecoder(hash, in, ob)
@@ -202,11 +218,11 @@ public final class Bao {
       } else {
         d = in != null ? bao.decoder(hash, in) : bao.decoder(hash, inStream);
       }
-      try (d) {
+      try (d; BaoOutput out = BaoOutput.open(outName, stdout)) {
         if (a.start != null) {
           d.seek(a.start);
         }
-        copyOut(d, a.count == null ? Long.MAX_VALUE : a.count, a.at(2));
+        copyOut(d, a.count == null ? Long.MAX_VALUE : a.count, out);
       }
     }
 
@@ -218,15 +234,18 @@ public final class Bao {
       if (in == null || (a.outboard != null && ob == null)) {
         throw new Fatal("input must be a real file");
       }
+      Path outName = path(a.at(3));
+      std.refuse(outName, ob == null ? new Path[] {in} : new Path[] {in, ob});
       try (FileChannel c = FileChannel.open(in, StandardOpenOption.READ);
-          OutputStream out = output(a.at(3))) {
+          BaoOutput out = BaoOutput.open(outName, stdout)) {
         if (ob != null) {
           try (FileChannel o = FileChannel.open(ob, StandardOpenOption.READ)) {
-            bao.sliceOutboard(c, o, start, count, out);
+            bao.sliceOutboard(c, o, start, count, out.stream());
           }
         } else {
-          bao.slice(c, start, count, out);
+          bao.slice(c, start, count, out.stream());
         }
+        out.finish();
       }
     }
 
@@ -235,45 +254,29 @@ public final class Bao {
       long start = BaoArgs.number(a.at(1));
       long count = BaoArgs.number(a.at(2));
       Path in = path(a.at(3));
-      try (InputStream s = bao.sliceDecoder(hash, in == null ? stdin : Files.newInputStream(in), start, count)) {
-        copyOut(s, Long.MAX_VALUE, a.at(4));
+      Path outName = path(a.at(4));
+      std.refuse(outName, in);
+      try (InputStream s = bao.sliceDecoder(hash, in == null ? stdin : Files.newInputStream(in), start, count);
+          BaoOutput out = BaoOutput.open(outName, stdout)) {
+        copyOut(s, Long.MAX_VALUE, out);
       }
-    }
-
-    /** The output file (created or truncated), else stdout (not closed). */
-    private OutputStream output(String name) throws IOException {
-      Path p = path(name);
-      if (p == null) {
-        return new BufferedOutputStream(new java.io.FilterOutputStream(stdout) {
-          @Override
-          public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
-          }
-
-          @Override
-          public void close() throws IOException {
-            flush();
-          }
-        }, 1 << 20);
-      }
-      return new BufferedOutputStream(Files.newOutputStream(p), 1 << 20);
     }
 
     /**
-     * Copies verified bytes out. A reader of stdout that goes away (head -c) ends the copy
-     * quietly, as the official tool's does; any other failure is reported.
+     * Copies verified bytes out, then puts a file output in place. A reader of stdout that goes
+     * away (head -c) ends the copy quietly, as the official tool's does; any other failure is
+     * reported, and a file output is then left as it was.
      */
-    private void copyOut(InputStream in, long limit, String outName) throws IOException {
-      OutputStream out = output(outName);
+    private void copyOut(InputStream in, long limit, BaoOutput out) throws IOException {
       byte[] buf = new byte[1 << 16];
       long left = limit;
       int n;
       try {
         while (left > 0 && (n = in.read(buf, 0, (int) Math.min(buf.length, left))) >= 0) {
-          out.write(buf, 0, n);
+          out.stream().write(buf, 0, n);
           left -= n;
         }
-        out.close();
+        out.finish();
       } catch (IOException e) {
         if (!brokenPipe(e)) {
           throw e;

@@ -35,6 +35,7 @@ final class OsErrors {
     {"27", "File too large"},
     {"28", "No space left on device"},
     {"29", "Illegal seek"},
+    {"30", "Read-only file system"},
     {"32", "Broken pipe"},
     {"36", "File name too long"},
     {"40", "Too many levels of symbolic links"},
