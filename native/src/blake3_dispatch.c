@@ -208,6 +208,12 @@ const blake3_kernel *blake3_kernel_for(int cap) {
   return &b3d_kernels[best];
 }
 
+const blake3_kernel *blake3_kernel_of(int isa) {
+  b3d_init();
+  if (isa < 0 || isa >= BLAKE3_ISA_COUNT || !(b3d_supported & B3D_BIT(isa))) return NULL;
+  return &b3d_kernels[isa];
+}
+
 int blake3_isa_from_name(const char *name) {
   if (name == NULL) return -1;
   for (int i = 0; i < BLAKE3_ISA_COUNT; i++) {

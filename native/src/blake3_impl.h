@@ -407,6 +407,10 @@ uint32_t blake3_supported_isas(void);
  * Returns NULL when cap names an ISA this build or CPU cannot run. Thread-safe. */
 const blake3_kernel *blake3_kernel_for(int cap);
 
+/* The kernel of exactly this ISA, or NULL when this build or CPU cannot run it: a plain index,
+ * for lookups on every call of an ISA blake3_kernel_for chose before. Thread-safe. */
+const blake3_kernel *blake3_kernel_of(int isa);
+
 /* Parses an ISA name ("avx2", ...); -1 when unknown. */
 int blake3_isa_from_name(const char *name);
 

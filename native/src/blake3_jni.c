@@ -57,9 +57,10 @@ static void b3j_throw_oom(JNIEnv *env) {
   if (c != NULL) (*env)->ThrowNew(env, c, "blake3fast: could not pin a Java array");
 }
 
+/* The kernel of an ISA selectIsa returned; the portable one for any other number. */
 static const blake3_kernel *b3j_kernel(jint isa) {
-  const blake3_kernel *k = blake3_kernel_for(isa);
-  return k != NULL ? k : blake3_kernel_for(BLAKE3_ISA_PORTABLE);
+  const blake3_kernel *k = blake3_kernel_of(isa);
+  return k != NULL ? k : blake3_kernel_of(BLAKE3_ISA_PORTABLE);
 }
 
 /* The key words, or the IV for a null key. 0 with an exception pending on failure. */

@@ -65,7 +65,7 @@ final class CriticalArrays {
         collector = o.substring("-XX:+Use".length(), o.length() - 2);
       } else if (o.startsWith("-XX:-Use") && o.endsWith("GC") && o.substring(8, o.length() - 2).equals(collector)) {
         collector = null;
-      } else if (o.startsWith("-XX:Flags=") || o.startsWith("-XX:VMOptionsFile=") || o.startsWith("@")) {
+      } else if (JvmOptions.fromFile(o)) {
         return false; // options this class does not read
       } else if (o.startsWith("-Xmx") || o.startsWith("-XX:MaxHeapSize=")) {
         heapGiven = true;

@@ -44,6 +44,42 @@ final class JvmOptions {
     }
   }
 
+  /** Whether an option names a file the JVM reads more options from, which this class does not. */
+  static boolean fromFile(String option) {
+    return option.startsWith("-XX:Flags=") || option.startsWith("-XX:VMOptionsFile=") || option.startsWith("@");
+  }
+
+  /**
+   * Whether C2 compiles Java code in a JVM started with these options (the last of each wins):
+   * not with {@code -Xint}, {@code -XX:-UseCompiler}, a JVMCI compiler, or tiers stopped below 4.
+   */
+  static boolean c2(List<String> options) {
+    boolean compiler = true;
+    boolean tiered = true;
+    long stopAtLevel = 4;
+    for (String o : options) {
+      if (o.equals("-Xint") || o.equals("-XX:-UseCompiler") || o.equals("-XX:+UseJVMCICompiler")) {
+        compiler = false;
+      } else if (o.equals("-Xmixed") || o.equals("-XX:+UseCompiler") || o.equals("-XX:-UseJVMCICompiler")) {
+        compiler = true;
+      } else if (o.equals("-XX:-TieredCompilation") || o.equals("-XX:+TieredCompilation")) {
+        tiered = o.charAt(4) == '+';
+      } else if (o.startsWith("-XX:TieredStopAtLevel=")) {
+        stopAtLevel = number(o);
+      }
+    }
+    return compiler && (!tiered || stopAtLevel >= 4);
+  }
+
+  /** The value after '=', or -1 (which no rule accepts) if it is no plain number. */
+  static long number(String option) {
+    try {
+      return Long.parseLong(option.substring(option.indexOf('=') + 1));
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
   private static void addWords(List<String> to, String value) {
     if (value != null) {
       split(to, value.replace('\t', ' ').replace('\n', ' '), ' ');

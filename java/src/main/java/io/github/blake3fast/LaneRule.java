@@ -45,47 +45,30 @@ final class LaneRule {
     if (!arch.equals("amd64") && !arch.equals("x86_64") && !arch.equals("aarch64")) {
       return false;
     }
-    boolean compiler = true;
     boolean tiered = true;
-    long stopAtLevel = 4;
     boolean superWord = true;
     long maxVector = MIN_VECTOR; // at least this by default on both architectures
     long sse = 2;
     long inlineSmallCode = -1; // the default, which depends on the tiers
     for (String o : options) {
-      if (o.startsWith("-XX:Flags=") || o.startsWith("-XX:VMOptionsFile=") || o.startsWith("@")) {
+      if (JvmOptions.fromFile(o)) {
         return false; // options this class does not read
-      } else if (o.equals("-Xint") || o.equals("-XX:-UseCompiler") || o.equals("-XX:+UseJVMCICompiler")) {
-        compiler = false;
-      } else if (o.equals("-Xmixed") || o.equals("-XX:+UseCompiler") || o.equals("-XX:-UseJVMCICompiler")) {
-        compiler = true;
       } else if (o.equals("-XX:-TieredCompilation") || o.equals("-XX:+TieredCompilation")) {
         tiered = o.charAt(4) == '+';
       } else if (o.equals("-XX:-UseSuperWord") || o.equals("-XX:+UseSuperWord")) {
         superWord = o.charAt(4) == '+';
-      } else if (o.startsWith("-XX:TieredStopAtLevel=")) {
-        stopAtLevel = number(o);
       } else if (o.startsWith("-XX:MaxVectorSize=")) {
-        maxVector = number(o);
+        maxVector = JvmOptions.number(o);
       } else if (o.startsWith("-XX:UseSSE=")) {
-        sse = number(o);
+        sse = JvmOptions.number(o);
       } else if (o.startsWith("-XX:InlineSmallCode=")) {
-        inlineSmallCode = Math.max(0, number(o));
+        inlineSmallCode = Math.max(0, JvmOptions.number(o));
       }
     }
-    boolean c2 = compiler && (!tiered || stopAtLevel >= 4);
+    boolean c2 = JvmOptions.c2(options);
     boolean vectorized = superWord && maxVector >= MIN_VECTOR && sse >= 2;
     long inlining = inlineSmallCode >= 0 ? inlineSmallCode : tiered ? MIN_INLINE_SMALL_CODE : 1000;
     return c2 && (vectorized || inlining >= MIN_INLINE_SMALL_CODE);
-  }
-
-  /** The value after '=', or -1 (which no rule accepts) if it is no plain number. */
-  private static long number(String option) {
-    try {
-      return Long.parseLong(option.substring(option.indexOf('=') + 1));
-    } catch (NumberFormatException e) {
-      return -1;
-    }
   }
 
   private static final class Decided {

@@ -133,27 +133,12 @@ final class VectorChoice {
     if (options == null) {
       return "JVM options unreadable";
     }
-    boolean compiler = true;
-    boolean tiered = true;
-    long stopAtLevel = 4;
     for (String o : options) {
-      if (o.startsWith("-XX:Flags=") || o.startsWith("-XX:VMOptionsFile=") || o.startsWith("@")) {
+      if (JvmOptions.fromFile(o)) {
         return "JVM options in a file";
-      } else if (o.equals("-Xint") || o.equals("-XX:-UseCompiler") || o.equals("-XX:+UseJVMCICompiler")) {
-        compiler = false;
-      } else if (o.equals("-Xmixed") || o.equals("-XX:+UseCompiler") || o.equals("-XX:-UseJVMCICompiler")) {
-        compiler = true;
-      } else if (o.equals("-XX:-TieredCompilation") || o.equals("-XX:+TieredCompilation")) {
-        tiered = o.charAt(4) == '+';
-      } else if (o.startsWith("-XX:TieredStopAtLevel=")) {
-        try {
-          stopAtLevel = Long.parseLong(o.substring(o.indexOf('=') + 1));
-        } catch (NumberFormatException e) {
-          stopAtLevel = -1;
-        }
       }
     }
-    if (!compiler || (tiered && stopAtLevel < 4)) {
+    if (!JvmOptions.c2(options)) {
       return "no C2";
     }
     return null;
