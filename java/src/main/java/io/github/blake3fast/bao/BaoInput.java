@@ -34,6 +34,11 @@ abstract class BaoInput {
     return false;
   }
 
+  /** Whether this input reads its bytes from {@code array} (then nothing may be written into it). */
+  boolean readsFrom(byte[] array) {
+    return false;
+  }
+
   static BaoInput of(byte[] a, int off, int len) {
     return new Slice(ByteBuffer.wrap(a, off, len).slice());
   }
@@ -55,6 +60,11 @@ abstract class BaoInput {
 
     Slice(ByteBuffer buf) {
       this.buf = buf;
+    }
+
+    @Override
+    boolean readsFrom(byte[] array) {
+      return buf.hasArray() && buf.array() == array;
     }
 
     @Override

@@ -82,9 +82,20 @@ public final class Blake3BaoDecoder extends InputStream {
     return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
   }
 
+  /**
+   * Reads verified bytes, as {@link InputStream#read(byte[], int, int)} does.
+   *
+   * @throws IllegalArgumentException if {@code b} is the array this decoder reads its encoding,
+   *     content or outboard from (what it wrote would be read back as encoding still to verify)
+   */
   @Override
   public int read(byte[] b, int off, int len) throws IOException {
     Objects.checkFromIndexSize(off, len, b.length);
+    if (encoding.readsFrom(b) || (outboard != null && outboard.readsFrom(b))) {
+      // Bytes written there would be read back as encoding still to verify: refused, as the
+      // decoder never returns a byte that is not the hash's.
+      throw new IllegalArgumentException("the array read into is the one this decoder reads its encoding from");
+    }
     ensureOpen();
     if (len == 0) {
       return 0;

@@ -165,6 +165,17 @@ class BadArgumentBaoTest {
       assertThrows(IndexOutOfBoundsException.class, () -> d.read(new byte[10], r[0], r[1]), Arrays.toString(r));
     }
     npe(() -> d.read(null, 0, 1), "null array");
+    // Read into the array the encoding (or the content, or the outboard) is read from: refused,
+    // since what it wrote would be read back as encoding still to verify; nothing read.
+    byte[] encoding = ENC.clone();
+    byte[] content = DATA.clone();
+    byte[] outboard = OB.clone();
+    iae(() -> BAO.decoder(HASH, encoding).read(encoding, 0, 100), "read into the encoding");
+    iae(() -> BAO.outboardDecoder(HASH, content, outboard).read(content, 0, 100), "read into the content");
+    iae(() -> BAO.outboardDecoder(HASH, content, outboard).read(outboard, 8, 100), "read into the outboard");
+    assertArrayEquals(ENC, encoding);
+    assertArrayEquals(DATA, content);
+    assertArrayEquals(OB, outboard);
     iae(() -> d.seek(-1), "negative seek");
     assertEquals(0, d.skip(-5));
     assertEquals(0, d.available());
