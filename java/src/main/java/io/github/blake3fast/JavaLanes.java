@@ -192,53 +192,6 @@ final class JavaLanes implements MessageLanes {
     }
   }
 
-  /** Puts an 8-word chaining value at in[off] into {@code lane}, beside the ones in the lanes. */
-  void setChainingValue(int lane, int[] in, int off) {
-    for (int w = 0; w < 8; w++) {
-      cv[w][lane] = in[off + w];
-    }
-  }
-
-  /**
-   * Replaces the {@code n} chaining values in the lanes by the parents of neighbouring pairs,
-   * hashed lane-wise, and an odd last value, unchanged, after them: one level of the tree, never
-   * its root. Returns the new count, {@code (n + 1) / 2}.
-   */
-  int mergeParents(int n, int[] key, int flags) {
-    int half = n / 2;
-    for (int w = 0; w < 8; w++) {
-      int[] c = cv[w];
-      int[] left = m[w];
-      int[] right = m[w + 8];
-      for (int p = 0; p < half; p++) {
-        left[p] = c[2 * p];
-        right[p] = c[2 * p + 1];
-      }
-      java.util.Arrays.fill(v[w], 0, half, key[w]);
-    }
-    java.util.Arrays.fill(v[8], 0, half, Compress.IV0);
-    java.util.Arrays.fill(v[9], 0, half, Compress.IV1);
-    java.util.Arrays.fill(v[10], 0, half, Compress.IV2);
-    java.util.Arrays.fill(v[11], 0, half, Compress.IV3);
-    java.util.Arrays.fill(v[12], 0, half, 0);
-    java.util.Arrays.fill(v[13], 0, half, 0);
-    java.util.Arrays.fill(v[14], 0, half, Spec.BLOCK_LEN);
-    java.util.Arrays.fill(v[15], 0, half, flags | Spec.PARENT);
-    rounds(half);
-    for (int w = 0; w < 8; w++) {
-      int[] c = cv[w];
-      int[] lo = v[w];
-      int[] hi = v[w + 8];
-      for (int p = 0; p < half; p++) {
-        c[p] = lo[p] ^ hi[p];
-      }
-      if ((n & 1) != 0) {
-        c[half] = c[n - 1]; // n - 1 >= half: not overwritten above
-      }
-    }
-    return n - half;
-  }
-
   private void rounds(int n) {
     for (int r = 0; r < 7; r++) {
       int[] s = SCHEDULE[r];

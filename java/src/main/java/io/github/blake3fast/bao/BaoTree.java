@@ -82,10 +82,6 @@ final class BaoTree {
     return Math.addExact(outboardParentPos(first, depth), Math.multiplyExact(first, groupLen));
   }
 
-  long combinedGroupPos(long g, int depth) {
-    return combinedParentPos(g, depth);
-  }
-
   /** Whether group g is full-size (every group is but the last, which may be short). */
   boolean full(long g) {
     return groupSize(g) == groupLen;
