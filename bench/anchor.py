@@ -9,6 +9,7 @@ import json
 import math
 import os
 import platform
+import subprocess
 import sys
 
 SIZES = [64, 1024, 16384, 1048576, 16777216]
@@ -22,14 +23,12 @@ def size_label(n):
 
 
 def cpu():
+    """The CPU as bench/cpu.sh names it (model name, family and model)."""
     try:
-        with open('/proc/cpuinfo') as f:
-            for line in f:
-                if line.startswith('model name'):
-                    return line.split(':', 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or 'unknown'
+        return subprocess.run([os.path.join(os.path.dirname(os.path.abspath(__file__)), 'cpu.sh')],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return platform.processor() or 'unknown'
 
 
 def mbps(metric, size):

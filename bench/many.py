@@ -4,6 +4,8 @@ and ISA-mib.json (JMH results). MB/s counts message bytes (MB = 10^6 bytes)."""
 import datetime
 import json
 import os
+import platform
+import subprocess
 import sys
 
 
@@ -16,11 +18,12 @@ def total_bytes(size, count):
 
 
 def cpu():
-    with open('/proc/cpuinfo') as f:
-        for line in f:
-            if line.startswith('model name'):
-                return line.split(':', 1)[1].strip()
-    return 'unknown'
+    """The CPU as bench/cpu.sh names it (model name, family and model)."""
+    try:
+        return subprocess.run([os.path.join(os.path.dirname(os.path.abspath(__file__)), 'cpu.sh')],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return platform.processor() or 'unknown'
 
 
 def main(work, out):

@@ -135,18 +135,12 @@ if [ -n "$(git -C "$root" status --porcelain -- java native 2>/dev/null)" ]; the
   commit="$commit (library sources modified)"
 fi
 MODE=$mode STARTED=$started FINISHED=$finished LOAD_BEFORE=$load_before LOAD_AFTER=$load_after \
-COMMIT=$commit JMH_OPTS="${jmh_opts[*]} -prof gc $*" JAVA_BIN=$java WORK=$work \
+COMMIT=$commit JMH_OPTS="${jmh_opts[*]} -prof gc $*" JAVA_BIN=$java WORK=$work BENCH_DIR=$root/bench \
 python3 - "$results/meta.json" <<'EOF'
 import json, os, platform, subprocess, sys
 env = os.environ
 def cpu():
-    try:
-        for line in open('/proc/cpuinfo'):
-            if line.startswith('model name'):
-                return line.split(':', 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor()
+    return subprocess.run([os.path.join(env['BENCH_DIR'], 'cpu.sh')], capture_output=True, text=True).stdout.strip()
 java = subprocess.run([env['JAVA_BIN'], '-version'], capture_output=True, text=True).stderr.strip().splitlines()
 samples = []
 for line in open(os.path.join(env['WORK'], 'load.txt')):

@@ -32,7 +32,7 @@ for i in $(seq -w 1 1000); do head -c 4096 /dev/urandom >"$work/many/f$i"; done
 head -c 1000 /dev/urandom >"$work/small"
 cat "$work/big" "$work"/many/* >/dev/null
 
-echo "== $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== $(nproc) CPUs, $("$root/bench/cpu.sh"), load $(cut -d' ' -f1-3 /proc/loadavg)"
 for pass in 1 2; do
   for jar in "${jars[@]}"; do
     echo "== in-process, pass $pass: $jar"

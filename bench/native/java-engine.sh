@@ -32,7 +32,7 @@ jhome=$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")
 OFFICIAL_JNI=1 JAVA_HOME=$jhome "$here/official.sh" "$work/official.so"
 javac -d "$work/classes" -cp "$classes" "$root/bench/timing/JavaEngineTiming.java"
 
-echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "CPU: $("$here/../cpu.sh"), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 IFS=';' read -r -a sets <<<"$FLAGS"
 for java in $JDKS; do
   for flags in "${sets[@]}"; do

@@ -9,5 +9,5 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/blake3-lanes.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 "$here/ours.sh" "$here/../../native/src" "$work/ours.so"
 gcc -O2 -std=gnu11 -I"$here/../../native/src" "$here/lanes_timing.c" -ldl -o "$work/lanes_timing"
-echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-); $(gcc --version | head -n 1); $(date -u +%F)"
+echo "CPU: $("$here/../cpu.sh"); $(gcc --version | head -n 1); $(date -u +%F)"
 "$work/lanes_timing" "$work/ours.so" "$isas" "$rounds"

@@ -12,5 +12,5 @@ trap 'rm -rf "$work"' EXIT
 "$here/official.sh" "$work/official.so"
 "$here/ours.sh" "$here/../../native/src" "$work/ours.so"
 gcc -O2 -std=gnu11 "$here/many_timing.c" -ldl -o "$work/many_timing"
-echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-); $(gcc --version | head -n 1); $(date -u '+%F %H:%M') UTC"
+echo "CPU: $("$here/../cpu.sh"); $(gcc --version | head -n 1); $(date -u '+%F %H:%M') UTC"
 "$work/many_timing" "$work/official.so" "$work/ours.so" "$isas" "$rounds"

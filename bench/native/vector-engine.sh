@@ -30,7 +30,7 @@ OFFICIAL_JNI=1 JAVA_HOME=$jhome "$here/official.sh" "$work/official.so"
 javac --add-modules jdk.incubator.vector -d "$work/classes" -cp "$classes" "$here/../timing/VectorEngineTiming.java" 2>&1 |
   grep -v 'incubat' || true
 
-echo "CPU: $(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2-) ($(grep -o -m1 "avx512f" /proc/cpuinfo || echo no AVX-512)), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "CPU: $("$here/../cpu.sh") ($(grep -o -m1 "avx512f" /proc/cpuinfo || echo no AVX-512)), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "MB/s, median of $rounds alternated rounds (ratio to C portable); last columns: vector/scalar, vector/asm"
 IFS=';' read -r -a sets <<<"$FLAGS"
 for java in $JDKS; do

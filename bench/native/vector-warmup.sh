@@ -23,7 +23,7 @@ trap 'rm -rf "$work"' EXIT
 javac -d "$work" -cp "$old" "$root/bench/timing/VectorTakeover.java" "$root/bench/timing/BuildsSideBySide.java"
 opts=(--add-modules jdk.incubator.vector -Dblake3.native=false)
 
-echo "CPU: $(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2-), $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "CPU: $("$here/../cpu.sh"), $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for java in $JDKS; do
   echo "== $("$java" -version 2>&1 | head -n 1)"
   for rep in $(seq "$reps"); do

@@ -21,5 +21,5 @@ for isa in sse2 sse41 avx2 avx512; do
   esac
   grep -qw "$has" /proc/cpuinfo && isas+=",$isa"
 done
-echo "A = official $(basename "$(dirname "$(printf '%s\n' /usr/share/cargo/registry/blake3-*/c | sort -V | tail -n 1)")"), B = blake3-fast; CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
+echo "A = official $(basename "$(dirname "$(printf '%s\n' /usr/share/cargo/registry/blake3-*/c | sort -V | tail -n 1)")"), B = blake3-fast; CPU: $("$here/../cpu.sh")"
 "$work/ab" "$work/official.so" "$work/ours.so" "$isas" "$rounds" "$@"

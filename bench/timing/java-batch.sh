@@ -26,7 +26,7 @@ javac -d "$work" -cp "$classes" "$root/bench/timing/JavaBatchTiming.java"
 # VECTOR=1 adds the Vector API module: the Vector API kernel's batch is then timed too.
 vector=()
 [ "${VECTOR:-0}" = 1 ] && vector=(--add-modules jdk.incubator.vector)
-echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "CPU: $("$root/bench/cpu.sh"), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 IFS=';' read -r -a sets <<<"$FLAGS"
 for java in $JDKS; do
   for flags in "${sets[@]}"; do

@@ -23,7 +23,7 @@ trap 'rm -rf "$work"' EXIT
 javac --add-modules jdk.incubator.vector -d "$work/classes" -cp "$classes" "$here/WarmUpRounds.java" 2>&1 |
   grep -v 'incubat' || true
 
-echo "CPU: $(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2-), $(nproc) cores; $rounds rounds a run"
+echo "CPU: $("$here/../cpu.sh"), $(nproc) cores; $rounds rounds a run"
 for _ in $(seq "$reps"); do
   for java in $JDKS; do
     for setting in "0,1 0" "0 0" "0,1 1" "0,1 3"; do
