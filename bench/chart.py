@@ -197,6 +197,9 @@ def markdown(run):
     w('| date | %s → %s (%s mode) |' % (meta.get('started', '?'), meta.get('finished', '?'), meta.get('mode', '?')))
     w('| commit | %s |' % meta.get('commit', '?'))
     w('| machine | %s, %s cores (shared) |' % (meta.get('cpu', '?'), meta.get('cores', '?')))
+    allowed = meta.get('cpusAllowed')
+    if allowed and len(allowed) < (meta.get('cores') or 0):
+        w('| pinned | to CPU %s (`taskset`) |' % ', '.join(str(c) for c in allowed))
     w('| JVM | %s |' % ' / '.join(meta.get('java', ['?'])[:2]))
     w('| JMH | %s |' % meta.get('jmhOptions', '?'))
     w('| load | %s |' % load_text(meta))

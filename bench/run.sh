@@ -160,6 +160,8 @@ meta = {
     'mode': env['MODE'], 'started': env['STARTED'], 'finished': env['FINISHED'],
     'commit': env['COMMIT'], 'jmhOptions': env['JMH_OPTS'],
     'cpu': cpu(), 'cores': os.cpu_count(), 'java': java,
+    # the CPUs the run may use: `taskset -c 1 bench/run.sh` pins it (JMH's forks inherit the mask)
+    'cpusAllowed': sorted(os.sched_getaffinity(0)),
     'loadBefore': [float(x) for x in env['LOAD_BEFORE'].split()],
     'loadAfter': [float(x) for x in env['LOAD_AFTER'].split()],
     'loadSamples': samples,
