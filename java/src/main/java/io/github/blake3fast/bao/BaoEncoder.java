@@ -30,6 +30,12 @@ final class BaoEncoder {
   private final boolean combined;
   /** Per thread: a window's combined-encoding bytes, gathered for one write. */
   private final ThreadLocal<java.nio.ByteBuffer> region = new ThreadLocal<>();
+  /**
+   * Per thread: a window's levels and parents, reused from window to window (a new pair for
+   * each would be most of what encoding a file allocates, 1/8 of its size, fresh heap that a
+   * short-lived JVM first has to fault in).
+   */
+  private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(this::newScratch);
   private final int windowLog;
   private final long windows;
   /** Per window: its value (32 bytes) then its top parent block (64 bytes), if computed. */
@@ -53,6 +59,21 @@ final class BaoEncoder {
   byte[] encode() throws IOException {
     Executor pool = Parallel.commonPool();
     return encode(pool, Parallel.helpers(pool));
+  }
+
+  private Scratch newScratch() {
+    return new Scratch(windowLog);
+  }
+
+  /** Room for a complete subtree of up to 2^log groups: its levels and its parent blocks. */
+  private static final class Scratch {
+    final byte[] levels;
+    final byte[] parents;
+
+    Scratch(int log) {
+      levels = new byte[BaoHashing.CV_LEN * ((2 << log) - 1)];
+      parents = new byte[BaoTree.PARENT_LEN * ((1 << log) - 1)];
+    }
   }
 
   /** Writes the header and every parent to the sink; returns the root hash. */
@@ -83,20 +104,22 @@ final class BaoEncoder {
    */
   private byte[] subtree(long first, int log, int depth) throws IOException {
     int count = 1 << log;
-    byte[] levels = new byte[BaoHashing.CV_LEN * (2 * count - 1)];
+    Scratch s = scratch.get();
+    byte[] levels = s.levels;
+    byte[] parents = s.parents;
+    int parentsLen = BaoTree.PARENT_LEN * (count - 1);
     java.nio.ByteBuffer bytes = content.groupCvs(first, count, tree.groupLog, levels, 0);
     byte[] result = new byte[96];
-    byte[] parents = new byte[BaoTree.PARENT_LEN * (count - 1)];
     if (log > 0) {
       BaoHashing.buildLevels(levels, log, parents, 0);
       System.arraycopy(parents, 0, result, 32, 64);
     }
     if (combined) {
-      sink.write(tree.combinedParentPos(first, depth), interleave(log, bytes, parents));
+      sink.write(tree.combinedParentPos(first, depth), interleave(log, bytes, parents, parentsLen));
     } else if (log > 0) {
-      sink.write(tree.outboardParentPos(first, depth), parents, 0, parents.length);
+      sink.write(tree.outboardParentPos(first, depth), parents, 0, parentsLen);
     }
-    System.arraycopy(levels, levels.length - 32, result, 0, 32);
+    System.arraycopy(levels, BaoHashing.CV_LEN * (2 * count - 2), result, 0, 32);
     return result;
   }
 
@@ -133,9 +156,9 @@ final class BaoEncoder {
   }
 
   /** A complete subtree's combined bytes: its parents and groups in pre-order, in one buffer. */
-  private java.nio.ByteBuffer interleave(int log, java.nio.ByteBuffer bytes, byte[] parents) {
+  private java.nio.ByteBuffer interleave(int log, java.nio.ByteBuffer bytes, byte[] parents, int parentsLen) {
     int count = 1 << log;
-    int len = count * tree.groupLen + parents.length;
+    int len = count * tree.groupLen + parentsLen;
     java.nio.ByteBuffer r = region.get();
     if (r == null || r.capacity() < len) {
       r = java.nio.ByteBuffer.allocateDirect(len);
