@@ -57,6 +57,33 @@ final class BaoFiles {
     }
   }
 
+  /**
+   * Decodes the combined encoding in file {@code encoded} (or, with an {@code outboard}, the
+   * content in it) into file {@code output}: refused if the output is an input's file, written
+   * whole, once every byte is verified, or not at all. Regular files go by position, their
+   * windows verified on several threads ({@link BaoFileDecode}); a FIFO or device, as input or
+   * output, goes through the streaming decoder.
+   */
+  static void decodeToFile(byte[] hash, int groupLog, Path encoded, Path outboard, Path output) throws IOException {
+    Objects.requireNonNull(output, "output");
+    SameFile.refuse(encoded, output);
+    if (outboard != null) {
+      SameFile.refuse(outboard, output);
+    }
+    try (FileChannel e = FileChannel.open(encoded, StandardOpenOption.READ);
+        FileChannel o = outboard == null ? null : FileChannel.open(outboard, StandardOpenOption.READ);
+        FileOutput out = FileOutput.open(output)) {
+      if (out.positional() && Files.isRegularFile(encoded) && (outboard == null || Files.isRegularFile(outboard))) {
+        new BaoFileDecode(hash, groupLog, e, o, out.channel()).run();
+      } else {
+        Blake3BaoDecoder d = new Blake3BaoDecoder(hash, groupLog, input(encoded, e),
+            o == null ? null : input(outboard, o));
+        d.transferTo(Channels.newOutputStream(out.channel()));
+      }
+      out.commit();
+    }
+  }
+
   /** A decoder of the combined encoding in a file, which it closes. */
   static Blake3BaoDecoder decoder(byte[] hash, int groupLog, Path encoded) throws IOException {
     FileChannel ch = FileChannel.open(encoded, StandardOpenOption.READ);

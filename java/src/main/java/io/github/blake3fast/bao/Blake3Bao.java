@@ -55,7 +55,8 @@ import java.util.Objects;
  * allocated by what a header claims beyond one group.
  *
  * <p id="files"><b>Files.</b> A method that writes a file ({@link #encode(Path, Path)},
- * {@link #outboard(Path, Path)}) never writes over its input: an output that is the input's
+ * {@link #outboard(Path, Path)}, {@link #decode(byte[], Path, Path)},
+ * {@link #decodeOutboard(byte[], Path, Path, Path)}) never writes over its input: an output that is the input's
  * file, by its name, a symlink, a hard link or {@code /proc/self/fd/N}, is refused with a
  * {@link java.nio.file.FileSystemException} before anything is opened for writing. The output
  * is written as a temporary file in its directory and renamed over it only when complete, so
@@ -69,8 +70,8 @@ import java.util.Objects;
  * bytes as they are made, and keeps what it got if a call fails.
  *
  * <p>Instances are immutable and thread-safe; decoders are used by one thread at a time.
- * Encoding a file reads it in windows on several threads (the common pool), as
- * {@link Blake3#hashFile} does, never holding it whole in memory.
+ * Encoding a file, or decoding one into a file, reads it in windows on several threads (the
+ * common pool), as {@link Blake3#hashFile} does, never holding it whole in memory.
  *
  * <p>This package is a client of the core's public API: its hashing goes through
  * {@link Blake3Hazmat} (many groups' and parents' chaining values per call) and {@link Blake3},
@@ -411,6 +412,46 @@ public final class Blake3Bao {
    */
   public Blake3BaoDecoder outboardDecoder(byte[] hash, Path content, Path outboard) throws IOException {
     return BaoFiles.outboardDecoder(checkHash(hash), groupLog, content, outboard);
+  }
+
+  /**
+   * Decodes the combined encoding in a file into another file, verifying every byte: the
+   * encoding is read and verified in windows on several threads, each written to its place in
+   * the output once verified. The output appears whole, after the last byte is verified, or
+   * not at all (see <a href="#files">Files</a>); an output that is the input's file is refused.
+   * A FIFO or device, as input or output, is read or written as a stream.
+   *
+   * @param hash the 32-byte root hash
+   * @param encoded the combined encoding's file, unverified
+   * @param output the content's file: created, or replaced when complete and verified
+   * @throws Blake3BaoException if the encoding does not match the hash: the mismatch that
+   *     reading the content from its start would meet first; the output is then as it was
+   * @throws java.nio.file.FileSystemException with the reason {@code "input file is output file"}
+   *     if {@code output} is {@code encoded}'s file, by any name; nothing is written
+   * @throws IOException if reading or writing fails (the output is then as it was)
+   */
+  public void decode(byte[] hash, Path encoded, Path output) throws IOException {
+    BaoFiles.decodeToFile(checkHash(hash), groupLog, Objects.requireNonNull(encoded, "encoded"), null, output);
+  }
+
+  /**
+   * Verifies a content file against its outboard file and writes the content to another file,
+   * as {@link #decode(byte[], Path, Path)} does: in windows on several threads, the output
+   * whole and verified or not at all, an output that is either input's file refused.
+   *
+   * @param hash the 32-byte root hash
+   * @param content the content's file, unverified
+   * @param outboard its outboard's file
+   * @param output where the verified content goes: created, or replaced when complete
+   * @throws Blake3BaoException if content or outboard do not match the hash (the first
+   *     mismatch in content order); the output is then as it was
+   * @throws java.nio.file.FileSystemException with the reason {@code "input file is output file"}
+   *     if {@code output} is {@code content}'s or {@code outboard}'s file; nothing is written
+   * @throws IOException if reading or writing fails (the output is then as it was)
+   */
+  public void decodeOutboard(byte[] hash, Path content, Path outboard, Path output) throws IOException {
+    BaoFiles.decodeToFile(checkHash(hash), groupLog, Objects.requireNonNull(content, "content"),
+        Objects.requireNonNull(outboard, "outboard"), output);
   }
 
   /**

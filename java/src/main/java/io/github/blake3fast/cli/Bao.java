@@ -210,6 +210,16 @@ public final class Bao {
       }
       Path outName = path(a.at(2));
       std.refuse(outName, a.outboard == null ? new Path[] {in} : new Path[] {in, ob});
+      if (a.start == null && a.count == null && outName != null && in != null && Files.isRegularFile(in)
+          && (a.outboard == null || (ob != null && Files.isRegularFile(ob)))) {
+        // File to file: read by position and verified on several threads
+        if (a.outboard != null) {
+          bao.decodeOutboard(hash, in, ob, outName);
+        } else {
+          bao.decode(hash, in, outName);
+        }
+        return;
+      }
       InputStream inStream = in == null ? stdin : null;
       if (a.outboard != null) {
         d = in != null && ob != null ? bao.outboardDecoder(hash, in, ob)

@@ -178,6 +178,16 @@ public final class FileOutput implements Closeable {
   }
 
   /**
+   * Whether the output is a temporary file, which can be written by position, in any order;
+   * false for a device or FIFO written in place, in sequence only.
+   *
+   * @return true for a temporary file
+   */
+  public boolean positional() {
+    return temp != null;
+  }
+
+  /**
    * Moves the complete output into place (an atomic rename over the target); after this,
    * {@link #close} does nothing.
    *

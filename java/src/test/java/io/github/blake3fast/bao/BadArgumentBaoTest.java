@@ -1,6 +1,7 @@
 package io.github.blake3fast.bao;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class BadArgumentBaoTest {
   static final Set<String> COVERED = new TreeSet<>(Arrays.asList(
       "Blake3Bao.chunkGroupLog()", "Blake3Bao.chunkGroupSize()", "Blake3Bao.decode(byte[],byte[])",
+      "Blake3Bao.decode(byte[],Path,Path)", "Blake3Bao.decodeOutboard(byte[],Path,Path,Path)",
       "Blake3Bao.decodeOutboard(byte[],byte[],byte[])", "Blake3Bao.decodeSlice(byte[],byte[],long,long)",
       "Blake3Bao.decoder(byte[],InputStream)", "Blake3Bao.decoder(byte[],Path)",
       "Blake3Bao.decoder(byte[],SeekableByteChannel)", "Blake3Bao.decoder(byte[],byte[])",
@@ -152,6 +154,20 @@ class BadArgumentBaoTest {
     assertThrows(java.nio.file.NoSuchFileException.class, () -> BAO.outboardDecoder(HASH, in, dir.resolve("missing")));
     npe(() -> BAO.sliceDecoder(HASH, null, 0, 1), "null slice stream");
     iae(() -> BAO.sliceDecoder(HASH, new ByteArrayInputStream(ENC), -5, 1), "negative start");
+    Path out = dir.resolve("out");
+    iae(() -> BAO.decode(shortHash, enc, out), "31-byte hash, file to file");
+    npe(() -> BAO.decode(null, enc, out), "null hash, file to file");
+    npe(() -> BAO.decode(HASH, (Path) null, out), "null encoding path");
+    npe(() -> BAO.decode(HASH, enc, null), "null output path");
+    iae(() -> BAO.decodeOutboard(shortHash, in, ob, out), "31-byte hash, files");
+    npe(() -> BAO.decodeOutboard(HASH, (Path) null, ob, out), "null content path");
+    npe(() -> BAO.decodeOutboard(HASH, in, (Path) null, out), "null outboard path");
+    npe(() -> BAO.decodeOutboard(HASH, in, ob, null), "null output path");
+    assertFalse(Files.exists(out), "no output made by a call refused");
+    BAO.decodeOutboard(HASH, in, ob, out);
+    assertArrayEquals(DATA, Files.readAllBytes(out));
+    BAO.decode(HASH, enc, out);
+    assertArrayEquals(DATA, Files.readAllBytes(out));
     try (SeekableByteChannel c = FileChannel.open(enc)) {
       assertArrayEquals(DATA, BAO.decoder(HASH, c).readAllBytes());
     }

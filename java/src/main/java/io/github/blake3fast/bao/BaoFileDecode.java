@@ -1,0 +1,131 @@
+package io.github.blake3fast.bao;
+
+import io.github.blake3fast.internal.Parallel;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+
+/**
+ * Decodes a whole encoding held in files (combined, or content plus outboard) into a file
+ * written by position: what {@link Blake3BaoDecoder} returns read from start to end, but with
+ * the windows (aligned complete subtrees of about 1 MiB, as the decoder reads them) verified on
+ * several threads, as the encoder hashes them, and each written to its place once verified.
+ * The output is a temporary file until the last byte is verified, so the order in which
+ * windows finish shows nowhere.
+ *
+ * <p>A failure reported is the one a reader from the start would meet first: that of the
+ * lowest window that fails (windows above a failed one are skipped, those below still run),
+ * else that of the groups after the last whole window, which the calling thread verifies.
+ */
+final class BaoFileDecode {
+  private final byte[] hash;
+  private final FileChannel encoding;
+  private final FileChannel outboard;
+  private final FileChannel out;
+  private final BaoTree tree;
+  /** Groups per window, as a power of two: 0 when a group is a window of its own. */
+  private final int log;
+  private final int windowLen;
+  private final int windows;
+  /** Workers not in use: one is made per thread at work, and all go with this object. */
+  private final ConcurrentLinkedQueue<Worker> idle = new ConcurrentLinkedQueue<>();
+  /** The lowest window that failed so far, and its failure. */
+  private int failedAt = Integer.MAX_VALUE;
+  private IOException failure;
+
+  /**
+   * @param encoding the combined encoding, or the content if {@code outboard} is not null
+   * @param outboard the outboard, or null
+   * @param out the output, written by position
+   */
+  BaoFileDecode(byte[] hash, int groupLog, FileChannel encoding, FileChannel outboard, FileChannel out)
+      throws IOException {
+    this.hash = hash;
+    this.encoding = encoding;
+    this.outboard = outboard;
+    this.out = out;
+    this.tree = BaoHeader.read(BaoInput.of(outboard != null ? outboard : encoding), groupLog, outboard == null);
+    this.log = BaoHeader.windowLog(groupLog);
+    this.windowLen = tree.groupLen << log;
+    // Whole windows, but never the last group when a window is one group: its length is unverified.
+    long whole = log > 0 ? tree.length / windowLen : tree.groups - 1;
+    this.windows = (int) Math.min(whole, Integer.MAX_VALUE);
+  }
+
+  /** Verifies and writes every byte, on the common pool and the calling thread. */
+  void run() throws IOException {
+    Executor pool = Parallel.commonPool();
+    int helpers = (long) windows * windowLen >= Parallel.MIN_LEN ? Parallel.helpers(pool) : 0;
+    Parallel.run(windows, pool, helpers, this::window);
+    synchronized (this) {
+      if (failure != null) {
+        throw failure;
+      }
+    }
+    Worker w = worker();
+    byte[] group = new byte[tree.groupLen];
+    for (long g = (long) windows << log; g < tree.groups; g++) {
+      int len = w.verifier.group(g, group);
+      write(ByteBuffer.wrap(group, 0, len), g * tree.groupLen);
+    }
+  }
+
+  private Worker worker() {
+    Worker w = idle.poll();
+    return w != null ? w : new Worker();
+  }
+
+  private void window(int i) throws IOException {
+    synchronized (this) {
+      if (i > failedAt) {
+        return; // a lower window failed: that is the failure reported
+      }
+    }
+    Worker w = worker();
+    try {
+      long first = (long) i << log;
+      ByteBuffer bytes;
+      if (log > 0) {
+        w.verifier.subtree(first, log, w.window);
+        bytes = w.window.clear();
+      } else {
+        bytes = ByteBuffer.wrap(w.group, 0, w.verifier.group(first, w.group));
+      }
+      write(bytes, first * tree.groupLen);
+    } catch (IOException e) {
+      synchronized (this) {
+        if (i < failedAt) {
+          failedAt = i;
+          failure = e;
+        }
+      }
+    } finally {
+      idle.add(w);
+    }
+  }
+
+  private void write(ByteBuffer b, long pos) throws IOException {
+    long at = pos;
+    while (b.hasRemaining()) {
+      at += out.write(b, at);
+    }
+  }
+
+  /** Readers of its own (each caches what it read last), a verifier and a window's buffer. */
+  private final class Worker {
+    final BaoVerifier verifier;
+    final ByteBuffer window;
+    final byte[] group;
+
+    Worker() {
+      BaoInput e = BaoInput.of(encoding);
+      BaoLayout layout = outboard == null ? new BaoLayout.Interleaved(tree, e)
+          : new BaoLayout.Outboard(tree, e, BaoInput.of(outboard));
+      verifier = new BaoVerifier(tree, layout, hash);
+      window = log > 0 ? ByteBuffer.allocateDirect(windowLen) : null;
+      group = log > 0 ? null : new byte[tree.groupLen];
+    }
+  }
+}
