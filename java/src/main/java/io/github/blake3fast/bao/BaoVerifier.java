@@ -27,6 +27,10 @@ final class BaoVerifier {
   /** The node's verified parent block, or null if not read yet. */
   private final byte[][] block = new byte[MAX_DEPTH + 1][];
   private int known = 1;
+  /** A window's stored parents, its group values and its parents' values (subtree's scratch). */
+  private byte[] parents;
+  private byte[] groupCvs;
+  private byte[] parentCvs;
 
   BaoVerifier(BaoTree tree, BaoLayout layout, byte[] rootHash) {
     this.tree = tree;
@@ -110,14 +114,17 @@ final class BaoVerifier {
   void subtree(long f, int log, java.nio.ByteBuffer content) throws IOException {
     int c = 1 << log;
     int d = descend(f, c);
-    byte[] parents = new byte[BaoTree.PARENT_LEN * (c - 1)];
+    if (parents == null || parents.length != BaoTree.PARENT_LEN * (c - 1)) {
+      // Kept from window to window: a file's windows would otherwise allocate an eighth of its size.
+      parents = new byte[BaoTree.PARENT_LEN * (c - 1)];
+      groupCvs = new byte[BaoHashing.CV_LEN * c];
+      parentCvs = new byte[BaoHashing.CV_LEN * (c - 1)];
+    }
     if (!layout.readSubtree(f, d, log, content, parents)) {
       throw new Blake3BaoException(Kind.TRUNCATED, "the encoding ends inside the subtree of bytes "
           + f * tree.groupLen + " to " + (f + c) * tree.groupLen);
     }
-    byte[] groupCvs = new byte[BaoHashing.CV_LEN * c];
     BaoHashing.groupCvs(content.slice(0, c * tree.groupLen), tree.groupLog, f, groupCvs, 0);
-    byte[] parentCvs = new byte[BaoHashing.CV_LEN * (c - 1)];
     BaoHashing.parentCvs(parents, 0, c - 1, parentCvs, 0);
     if (d == 0) {
       System.arraycopy(BaoHashing.rootParent(parents, 0), 0, parentCvs, 0, 32);
