@@ -1,5 +1,6 @@
 package io.github.blake3fast.bao;
 
+import static io.github.blake3fast.bao.BaoFileSafetyTest.random;
 import static io.github.blake3fast.bao.FileSafetyKit.assertUnchanged;
 import static io.github.blake3fast.bao.FileSafetyKit.row;
 import static io.github.blake3fast.bao.FileSafetyKit.snapshot;
@@ -41,12 +42,6 @@ class BaoFileDecodeTest {
 
   private static final int MIB = 1 << 20;
   private static final byte[] PREVIOUS = "the previous output, which must survive\n".getBytes();
-
-  static byte[] random(int len, long seed) {
-    byte[] b = new byte[len];
-    new Random(seed).nextBytes(b);
-    return b;
-  }
 
   @Test
   void everySizeAroundTheBoundariesDecodesToItsContent() throws Exception {
