@@ -7,9 +7,8 @@ import java.nio.channels.FileChannel;
 
 /**
  * The input an encoder hashes, by position, from any thread: an array or a buffer (hashed in
- * place) or a file (read into a direct buffer of the reading thread with positional reads, so
- * that the bytes are copied once, from the page cache, for the native engine to read where they
- * are).
+ * place) or a file (read into the caller's direct buffer with positional reads, so that the
+ * bytes are copied once, from the page cache, for the native engine to read where they are).
  */
 abstract class BaoContent {
   final long length;
@@ -20,10 +19,15 @@ abstract class BaoContent {
 
   /**
    * Values of {@code count} whole groups from group {@code first}, into {@code out[outOff..]}.
-   * Returns a buffer whose first bytes are those groups' content (the calling thread's, valid
-   * until its next call), for an encoder that writes the content too.
+   * Returns a buffer whose first bytes are those groups' content, for an encoder that writes
+   * the content too: a view of an array or buffer, or {@code room} (a direct buffer of at least
+   * those bytes, which a file's are read into; see {@link #readsInto}).
    */
-  abstract ByteBuffer groupCvs(long first, int count, int groupLog, byte[] out, int outOff) throws IOException;
+  abstract ByteBuffer groupCvs(long first, int count, int groupLog, byte[] out, int outOff, ByteBuffer room)
+      throws IOException;
+
+  /** Whether {@link #groupCvs} reads the groups into the caller's room (else it may be null). */
+  abstract boolean readsInto();
 
   /** Exactly {@code len} bytes from {@code pos}. */
   abstract void read(long pos, byte[] b, int off, int len) throws IOException;
@@ -41,7 +45,12 @@ abstract class BaoContent {
     }
 
     @Override
-    ByteBuffer groupCvs(long first, int count, int groupLog, byte[] out, int outOff) {
+    boolean readsInto() {
+      return false;
+    }
+
+    @Override
+    ByteBuffer groupCvs(long first, int count, int groupLog, byte[] out, int outOff, ByteBuffer room) {
       int off = (int) (first * (Blake3Hazmat.CHUNK_LEN << groupLog));
       int len = count * (Blake3Hazmat.CHUNK_LEN << groupLog);
       ByteBuffer groups = buf.slice(off, len);
@@ -62,7 +71,6 @@ abstract class BaoContent {
 
   static final class File extends BaoContent {
     private final FileChannel ch;
-    private final ThreadLocal<ByteBuffer> direct = new ThreadLocal<>();
 
     File(FileChannel ch, long length) {
       super(length);
@@ -70,15 +78,16 @@ abstract class BaoContent {
     }
 
     @Override
-    ByteBuffer groupCvs(long first, int count, int groupLog, byte[] out, int outOff) throws IOException {
+    boolean readsInto() {
+      return true;
+    }
+
+    @Override
+    ByteBuffer groupCvs(long first, int count, int groupLog, byte[] out, int outOff, ByteBuffer room)
+        throws IOException {
       int len = count * (Blake3Hazmat.CHUNK_LEN << groupLog);
       long pos = first * (Blake3Hazmat.CHUNK_LEN << groupLog);
-      ByteBuffer b = direct.get();
-      if (b == null || b.capacity() < len) {
-        b = ByteBuffer.allocateDirect(len);
-        direct.set(b);
-      }
-      b.clear().limit(len);
+      ByteBuffer b = room.clear().limit(len);
       fill(b, pos);
       BaoHashing.groupCvs(b.flip(), groupLog, first, out, outOff);
       return b.clear();

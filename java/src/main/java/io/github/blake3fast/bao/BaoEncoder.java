@@ -4,6 +4,8 @@ import io.github.blake3fast.Blake3Hazmat;
 import io.github.blake3fast.internal.Parallel;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 
 /**
@@ -28,14 +30,12 @@ final class BaoEncoder {
   private final BaoContent content;
   private final BaoSink sink;
   private final boolean combined;
-  /** Per thread: a window's combined-encoding bytes, gathered for one write. */
-  private final ThreadLocal<java.nio.ByteBuffer> region = new ThreadLocal<>();
   /**
-   * Per thread: a window's levels and parents, reused from window to window (a new pair for
-   * each would be most of what encoding a file allocates, 1/8 of its size, fresh heap that a
-   * short-lived JVM first has to fault in).
+   * Scratch not in use: one is made per thread at work and reused from window to window (new
+   * arrays for each would be most of what encoding a file allocates, 1/8 of its size, fresh
+   * heap that a short-lived JVM first has to fault in); all go with this object.
    */
-  private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(this::newScratch);
+  private final ConcurrentLinkedQueue<Scratch> idle = new ConcurrentLinkedQueue<>();
   private final int windowLog;
   private final long windows;
   /** Per window: its value (32 bytes) then its top parent block (64 bytes), if computed. */
@@ -61,18 +61,20 @@ final class BaoEncoder {
     return encode(pool, Parallel.helpers(pool));
   }
 
-  private Scratch newScratch() {
-    return new Scratch(windowLog);
-  }
-
-  /** Room for a complete subtree of up to 2^log groups: its levels and its parent blocks. */
+  /**
+   * Room for a complete subtree of up to 2^log groups: its levels, its parent blocks, its
+   * content read from a file, and its combined-encoding bytes gathered for one write.
+   */
   private static final class Scratch {
     final byte[] levels;
     final byte[] parents;
+    final ByteBuffer read;
+    ByteBuffer region;
 
-    Scratch(int log) {
+    Scratch(int log, int groupLen, boolean read) {
       levels = new byte[BaoHashing.CV_LEN * ((2 << log) - 1)];
       parents = new byte[BaoTree.PARENT_LEN * ((1 << log) - 1)];
+      this.read = read ? ByteBuffer.allocateDirect(groupLen << log) : null;
     }
   }
 
@@ -103,24 +105,31 @@ final class BaoEncoder {
    * {@code depth}, and writes its parents. Returns its value and its top block (if log > 0).
    */
   private byte[] subtree(long first, int log, int depth) throws IOException {
-    int count = 1 << log;
-    Scratch s = scratch.get();
-    byte[] levels = s.levels;
-    byte[] parents = s.parents;
-    int parentsLen = BaoTree.PARENT_LEN * (count - 1);
-    java.nio.ByteBuffer bytes = content.groupCvs(first, count, tree.groupLog, levels, 0);
-    byte[] result = new byte[96];
-    if (log > 0) {
-      BaoHashing.buildLevels(levels, log, parents, 0);
-      System.arraycopy(parents, 0, result, 32, 64);
+    Scratch s = idle.poll();
+    if (s == null) {
+      s = new Scratch(windowLog, tree.groupLen, content.readsInto());
     }
-    if (combined) {
-      sink.write(tree.combinedParentPos(first, depth), interleave(log, bytes, parents, parentsLen));
-    } else if (log > 0) {
-      sink.write(tree.outboardParentPos(first, depth), parents, 0, parentsLen);
+    try {
+      int count = 1 << log;
+      byte[] levels = s.levels;
+      byte[] parents = s.parents;
+      int parentsLen = BaoTree.PARENT_LEN * (count - 1);
+      ByteBuffer bytes = content.groupCvs(first, count, tree.groupLog, levels, 0, s.read);
+      byte[] result = new byte[96];
+      if (log > 0) {
+        BaoHashing.buildLevels(levels, log, parents, 0);
+        System.arraycopy(parents, 0, result, 32, 64);
+      }
+      if (combined) {
+        sink.write(tree.combinedParentPos(first, depth), interleave(s, log, bytes, parentsLen));
+      } else if (log > 0) {
+        sink.write(tree.outboardParentPos(first, depth), parents, 0, parentsLen);
+      }
+      System.arraycopy(levels, BaoHashing.CV_LEN * (2 * count - 2), result, 0, 32);
+      return result;
+    } finally {
+      idle.add(s);
     }
-    System.arraycopy(levels, BaoHashing.CV_LEN * (2 * count - 2), result, 0, 32);
-    return result;
   }
 
   /** The value of the node of {@code count} groups from {@code first} (the root hash if root). */
@@ -156,21 +165,19 @@ final class BaoEncoder {
   }
 
   /** A complete subtree's combined bytes: its parents and groups in pre-order, in one buffer. */
-  private java.nio.ByteBuffer interleave(int log, java.nio.ByteBuffer bytes, byte[] parents, int parentsLen) {
+  private ByteBuffer interleave(Scratch s, int log, ByteBuffer bytes, int parentsLen) {
     int count = 1 << log;
     int len = count * tree.groupLen + parentsLen;
-    java.nio.ByteBuffer r = region.get();
-    if (r == null || r.capacity() < len) {
-      r = java.nio.ByteBuffer.allocateDirect(len);
-      region.set(r);
+    if (s.region == null || s.region.capacity() < len) {
+      s.region = ByteBuffer.allocateDirect(len);
     }
-    r.clear();
+    ByteBuffer r = s.region.clear();
     int[] at = new int[2];
-    gather(log, bytes, parents, r, at);
+    gather(log, bytes, s.parents, r, at);
     return r.flip();
   }
 
-  private void gather(int log, java.nio.ByteBuffer bytes, byte[] parents, java.nio.ByteBuffer r, int[] at) {
+  private void gather(int log, ByteBuffer bytes, byte[] parents, ByteBuffer r, int[] at) {
     if (log == 0) {
       r.put(bytes.duplicate().position(at[0]).limit(at[0] + tree.groupLen));
       at[0] += tree.groupLen;

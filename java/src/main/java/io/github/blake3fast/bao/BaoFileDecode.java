@@ -16,8 +16,9 @@ import java.util.concurrent.Executor;
  * windows finish shows nowhere.
  *
  * <p>A failure reported is the one a reader from the start would meet first: that of the
- * lowest window that fails (windows above a failed one are skipped, those below still run),
- * else that of the groups after the last whole window, which the calling thread verifies.
+ * lowest window that fails (windows are taken in order; after a failure those not taken yet
+ * are skipped, those taken, below it too, still finish), else that of the groups after the
+ * last whole window, which the calling thread verifies.
  */
 final class BaoFileDecode {
   private final byte[] hash;
@@ -25,7 +26,10 @@ final class BaoFileDecode {
   private final FileChannel outboard;
   private final FileChannel out;
   private final BaoTree tree;
-  /** Groups per window, as a power of two: 0 when a group is a window of its own. */
+  /**
+   * Groups per window, as a power of two. 0 for groups of 1 MiB or more: then there are no
+   * windows, and the calling thread verifies group by group, as the streaming decoder does.
+   */
   private final int log;
   private final int windowLen;
   private final int windows;
@@ -49,26 +53,34 @@ final class BaoFileDecode {
     this.tree = BaoHeader.read(BaoInput.of(outboard != null ? outboard : encoding), groupLog, outboard == null);
     this.log = BaoHeader.windowLog(groupLog);
     this.windowLen = tree.groupLen << log;
-    // Whole windows, but never the last group when a window is one group: its length is unverified.
-    long whole = log > 0 ? tree.length / windowLen : tree.groups - 1;
-    this.windows = (int) Math.min(whole, Integer.MAX_VALUE);
+    // A header may claim more than the file holds. The first window past the file's end cannot
+    // be whole, so it fails as it would for a reader from the start, and none after it is taken.
+    long claimed = tree.length / windowLen;
+    long held = encoding.size() / windowLen + 1;
+    this.windows = log > 0 ? (int) Math.min(Math.min(claimed, held), Integer.MAX_VALUE) : 0;
   }
 
   /** Verifies and writes every byte, on the common pool and the calling thread. */
   void run() throws IOException {
     Executor pool = Parallel.commonPool();
     int helpers = (long) windows * windowLen >= Parallel.MIN_LEN ? Parallel.helpers(pool) : 0;
-    Parallel.run(windows, pool, helpers, this::window);
-    synchronized (this) {
-      if (failure != null) {
+    try {
+      Parallel.run(windows, pool, helpers, this::window);
+    } catch (IOException e) {
+      // Parallel.run rethrows the first failure in time, after the windows already started
+      // (all below it, as windows are taken in order) have finished: report the lowest.
+      synchronized (this) {
         throw failure;
       }
     }
-    Worker w = worker();
-    byte[] group = new byte[tree.groupLen];
-    for (long g = (long) windows << log; g < tree.groups; g++) {
-      int len = w.verifier.group(g, group);
-      write(ByteBuffer.wrap(group, 0, len), g * tree.groupLen);
+    long g = (long) windows << log;
+    if (g < tree.groups) {
+      Worker w = worker();
+      byte[] group = new byte[tree.groupLen];
+      for (; g < tree.groups; g++) {
+        int len = w.verifier.group(g, group);
+        write(ByteBuffer.wrap(group, 0, len), g * tree.groupLen);
+      }
     }
   }
 
@@ -78,22 +90,14 @@ final class BaoFileDecode {
   }
 
   private void window(int i) throws IOException {
-    synchronized (this) {
-      if (i > failedAt) {
-        return; // a lower window failed: that is the failure reported
-      }
-    }
     Worker w = worker();
     try {
       long first = (long) i << log;
-      ByteBuffer bytes;
-      if (log > 0) {
-        w.verifier.subtree(first, log, w.window);
-        bytes = w.window.clear();
-      } else {
-        bytes = ByteBuffer.wrap(w.group, 0, w.verifier.group(first, w.group));
+      if (w.window == null) {
+        w.window = ByteBuffer.allocateDirect(windowLen);
       }
-      write(bytes, first * tree.groupLen);
+      w.verifier.subtree(first, log, w.window);
+      write(w.window.clear(), first * tree.groupLen);
     } catch (IOException e) {
       synchronized (this) {
         if (i < failedAt) {
@@ -101,6 +105,7 @@ final class BaoFileDecode {
           failure = e;
         }
       }
+      throw e; // the windows not taken yet are skipped: a header that lies fails fast
     } finally {
       idle.add(w);
     }
@@ -116,16 +121,14 @@ final class BaoFileDecode {
   /** Readers of its own (each caches what it read last), a verifier and a window's buffer. */
   private final class Worker {
     final BaoVerifier verifier;
-    final ByteBuffer window;
-    final byte[] group;
+    /** Made at the first window this worker verifies (the groups after the windows need none). */
+    ByteBuffer window;
 
     Worker() {
       BaoInput e = BaoInput.of(encoding);
       BaoLayout layout = outboard == null ? new BaoLayout.Interleaved(tree, e)
           : new BaoLayout.Outboard(tree, e, BaoInput.of(outboard));
       verifier = new BaoVerifier(tree, layout, hash);
-      window = log > 0 ? ByteBuffer.allocateDirect(windowLen) : null;
-      group = log > 0 ? null : new byte[tree.groupLen];
     }
   }
 }

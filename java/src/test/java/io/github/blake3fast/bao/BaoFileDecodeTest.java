@@ -6,7 +6,9 @@ import static io.github.blake3fast.bao.FileSafetyKit.row;
 import static io.github.blake3fast.bao.FileSafetyKit.snapshot;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -18,6 +20,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
@@ -144,6 +147,37 @@ class BaoFileDecodeTest {
       if (round < 5) {
         row("API decodeOutboard(hash, Path, Path, Path), " + kind, "refused (" + got.getMessage()
             + ", as the streaming decoder says); earlier output intact, no stray file");
+      }
+    }
+  }
+
+  @Test
+  void lyingLengthHeadersFailFastAsTheStreamingDecoderFails() throws Exception {
+    for (int n : new int[] {2500, 3 * MIB + 100}) {
+      byte[] content = random(n, 12);
+      byte[] hash = Blake3.hash(content);
+      Path c = Files.write(dir.resolve("c"), content);
+      for (int groupLog : n > MIB ? new int[] {0, 4} : new int[] {0, 4, 16}) {
+        Blake3Bao bao = Blake3Bao.withChunkGroups(groupLog);
+        byte[] enc = bao.encode(content);
+        byte[] ob = bao.outboard(content);
+        for (long claim : new long[] {1L << 63, -1L, Long.MAX_VALUE, 1L << 62, 1L << 40, 1L << 22, n - 1, n + 1, 0}) {
+          System.arraycopy(BaoTree.header(claim), 0, enc, 0, 8);
+          System.arraycopy(BaoTree.header(claim), 0, ob, 0, 8);
+          Path e = Files.write(dir.resolve("e"), enc);
+          Path o = Files.write(dir.resolve("o"), ob);
+          Path out = dir.resolve("out");
+          String what = n + " bytes claiming " + Long.toUnsignedString(claim) + ", groups of 2^" + groupLog;
+          String combined = streamingFailure(bao.decoder(hash, enc));
+          String outboard = streamingFailure(bao.outboardDecoder(hash, content, ob));
+          assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+            assertEquals(combined, assertThrows(Blake3BaoException.class, () -> bao.decode(hash, e, out), what)
+                .getMessage(), what);
+            assertEquals(outboard, assertThrows(Blake3BaoException.class, () -> bao.decodeOutboard(hash, c, o, out),
+                what).getMessage(), what);
+          }, what);
+          assertFalse(Files.exists(out), what + ": no output");
+        }
       }
     }
   }
