@@ -37,6 +37,8 @@ final class BaoEncoder {
    */
   private final ConcurrentLinkedQueue<Scratch> idle = new ConcurrentLinkedQueue<>();
   private final int windowLog;
+  /** The largest complete subtree this input has, up to a window: what scratch is made for. */
+  private final int scratchLog;
   private final long windows;
   /** Per window: its value (32 bytes) then its top parent block (64 bytes), if computed. */
   private final byte[] windowNodes;
@@ -47,6 +49,7 @@ final class BaoEncoder {
     this.content = content;
     this.sink = sink;
     this.windowLog = Math.max(0, Integer.numberOfTrailingZeros(WINDOW_LEN / Blake3Hazmat.CHUNK_LEN) - tree.groupLog);
+    this.scratchLog = Math.min(windowLog, 63 - Long.numberOfLeadingZeros(tree.groups));
     long fullGroups = tree.length / tree.groupLen;
     this.windows = windowLog == 0 ? 0 : fullGroups >>> windowLog;
     if (windows > Integer.MAX_VALUE / 96) {
@@ -107,7 +110,7 @@ final class BaoEncoder {
   private byte[] subtree(long first, int log, int depth) throws IOException {
     Scratch s = idle.poll();
     if (s == null) {
-      s = new Scratch(windowLog, tree.groupLen, content.readsInto());
+      s = new Scratch(scratchLog, tree.groupLen, content.readsInto());
     }
     try {
       int count = 1 << log;
