@@ -4,9 +4,9 @@ and ISA-mib.json (JMH results). MB/s counts message bytes (MB = 10^6 bytes)."""
 import datetime
 import json
 import os
-import platform
-import subprocess
 import sys
+
+from anchor import cpu  # the CPU as bench/cpu.sh names it
 
 
 def mixed_length(i):  # ManyBench.mixedLength
@@ -15,15 +15,6 @@ def mixed_length(i):  # ManyBench.mixedLength
 
 def total_bytes(size, count):
     return sum(mixed_length(i) for i in range(count)) if size < 0 else size * count
-
-
-def cpu():
-    """The CPU as bench/cpu.sh names it (model name, family and model)."""
-    try:
-        return subprocess.run([os.path.join(os.path.dirname(os.path.abspath(__file__)), 'cpu.sh')],
-                              capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return platform.processor() or 'unknown'
 
 
 def main(work, out):

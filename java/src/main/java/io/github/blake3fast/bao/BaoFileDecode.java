@@ -24,7 +24,7 @@ final class BaoFileDecode {
   private final byte[] hash;
   private final FileChannel encoding;
   private final FileChannel outboard;
-  private final FileChannel out;
+  private final BaoSink out;
   private final BaoTree tree;
   /**
    * Groups per window, as a power of two. 0 for groups of 1 MiB or more: then there are no
@@ -49,7 +49,7 @@ final class BaoFileDecode {
     this.hash = hash;
     this.encoding = encoding;
     this.outboard = outboard;
-    this.out = out;
+    this.out = new BaoSink.Channel(out);
     this.tree = BaoHeader.read(BaoInput.of(outboard != null ? outboard : encoding), groupLog, outboard == null);
     this.log = BaoHeader.windowLog(groupLog);
     this.windowLen = tree.groupLen << log;
@@ -79,7 +79,7 @@ final class BaoFileDecode {
       byte[] group = new byte[tree.groupLen];
       for (; g < tree.groups; g++) {
         int len = w.verifier.group(g, group);
-        write(ByteBuffer.wrap(group, 0, len), g * tree.groupLen);
+        out.write(g * tree.groupLen, group, 0, len);
       }
     }
   }
@@ -97,7 +97,7 @@ final class BaoFileDecode {
         w.window = ByteBuffer.allocateDirect(windowLen);
       }
       w.verifier.subtree(first, log, w.window);
-      write(w.window.clear(), first * tree.groupLen);
+      out.write(first * tree.groupLen, w.window.clear());
     } catch (IOException e) {
       synchronized (this) {
         if (i < failedAt) {
@@ -108,13 +108,6 @@ final class BaoFileDecode {
       throw e; // the windows not taken yet are skipped: a header that lies fails fast
     } finally {
       idle.add(w);
-    }
-  }
-
-  private void write(ByteBuffer b, long pos) throws IOException {
-    long at = pos;
-    while (b.hasRemaining()) {
-      at += out.write(b, at);
     }
   }
 

@@ -210,9 +210,8 @@ public final class Bao {
       }
       Path outName = path(a.at(2));
       std.refuse(outName, a.outboard == null ? new Path[] {in} : new Path[] {in, ob});
-      if (a.start == null && a.count == null && outName != null && in != null && Files.isRegularFile(in)
-          && (a.outboard == null || (ob != null && Files.isRegularFile(ob)))) {
-        // File to file: read by position and verified on several threads
+      if (a.start == null && a.count == null && outName != null && in != null && (a.outboard == null || ob != null)) {
+        // Named files: the library reads regular ones by position, on several threads
         if (a.outboard != null) {
           bao.decodeOutboard(hash, in, ob, outName);
         } else {
